@@ -1,0 +1,146 @@
+//! The one bilingual catalogue: every text a user sees, in English and 简体中文, keyed by a
+//! stable name. Finding texts are keyed by finding id (`finding.<id>.title|summary|explain|fix`),
+//! UI texts by `ui.*`. The page receives the `ui.*` part through the wasm bindings.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    #[default]
+    En,
+    Zh,
+}
+
+impl Lang {
+    /// Parses a language tag (`en`, `zh`, `zh-CN`, `zh-Hans-CN`, ...); anything not Chinese is English.
+    pub fn from_tag(tag: &str) -> Lang {
+        if tag.trim().to_ascii_lowercase().starts_with("zh") {
+            Lang::Zh
+        } else {
+            Lang::En
+        }
+    }
+
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Entry {
+    pub en: String,
+    pub zh: String,
+}
+
+impl Entry {
+    pub fn get(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::En => &self.en,
+            Lang::Zh => &self.zh,
+        }
+    }
+}
+
+pub fn entries() -> &'static BTreeMap<String, Entry> {
+    static C: OnceLock<BTreeMap<String, Entry>> = OnceLock::new();
+    C.get_or_init(|| {
+        serde_json::from_str(include_str!("catalogue.json"))
+            .expect("catalogue.json is valid; checked by the catalogue tests")
+    })
+}
+
+/// The text for `key` with `{name}` placeholders filled from `params`. A missing key yields the
+/// key itself, so a gap shows up in review instead of as an empty string.
+pub fn text(lang: Lang, key: &str, params: &[(&str, &str)]) -> String {
+    let Some(entry) = entries().get(key) else {
+        return key.to_string();
+    };
+    fill(entry.get(lang), params)
+}
+
+fn fill(template: &str, params: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) => {
+                let name = &after[..close];
+                match params.iter().find(|(k, _)| *k == name) {
+                    Some((_, v)) => out.push_str(v),
+                    None => out.push_str(&rest[open..open + close + 2]),
+                }
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push_str(&rest[open..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// All `ui.*` texts in one language, for the page.
+pub fn ui_texts(lang: Lang) -> BTreeMap<&'static str, &'static str> {
+    entries()
+        .iter()
+        .filter(|(k, _)| {
+            k.starts_with("ui.") || k.starts_with("severity.") || k.starts_with("kind.")
+        })
+        .map(|(k, e)| (k.as_str(), e.get(lang)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_entry_has_both_languages() {
+        for (key, e) in entries() {
+            assert!(!e.en.trim().is_empty(), "{key}: English missing");
+            assert!(!e.zh.trim().is_empty(), "{key}: Chinese missing");
+            let placeholders = |s: &str| {
+                let mut v: Vec<String> = s
+                    .split('{')
+                    .skip(1)
+                    .filter_map(|p| p.split_once('}').map(|(n, _)| n.to_string()))
+                    .collect();
+                v.sort();
+                v
+            };
+            assert_eq!(
+                placeholders(&e.en),
+                placeholders(&e.zh),
+                "{key}: placeholders differ"
+            );
+        }
+    }
+
+    #[test]
+    fn every_finding_has_its_texts() {
+        for id in crate::diagnose::finding_ids() {
+            for part in ["title", "summary", "explain", "fix"] {
+                let key = format!("finding.{id}.{part}");
+                assert!(entries().contains_key(&key), "missing {key}");
+            }
+        }
+    }
+
+    #[test]
+    fn fills_placeholders_and_keeps_unknown_ones() {
+        assert_eq!(fill("{a} and {b} {", &[("a", "1")]), "1 and {b} {");
+        assert_eq!(Lang::from_tag("zh-Hans-CN"), Lang::Zh);
+        assert_eq!(Lang::from_tag("en-GB"), Lang::En);
+        assert_eq!(text(Lang::Zh, "severity.info", &[]), "提示");
+    }
+}

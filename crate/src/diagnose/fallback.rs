@@ -1,0 +1,64 @@
+//! `fallback`: one finding per distinct normalized fallback message, with its count and every
+//! line it was seen on.
+
+use super::{EvidenceRef, Finding, InputLines, Severity};
+use crate::evidence::{Evidence, FallbackGroup};
+use crate::ingest::fallback_phrases::FallbackClass;
+
+pub const IDS: &[&str] = &[
+    "fallback.precision",
+    "fallback.reference-kernel",
+    "fallback.cpu",
+    "fallback.unsupported-op",
+    "fallback.other",
+];
+
+pub fn rule(ev: &Evidence) -> Vec<Finding> {
+    let mut groups: Vec<&FallbackGroup> = ev.fallbacks.iter().collect();
+    // Worst class first, then the most frequent message.
+    groups.sort_by(|a, b| a.class.cmp(&b.class).then(b.count.cmp(&a.count)));
+    groups.into_iter().map(finding).collect()
+}
+
+fn severity(class: FallbackClass) -> Severity {
+    match class {
+        FallbackClass::Precision | FallbackClass::Reference => Severity::Critical,
+        FallbackClass::Cpu | FallbackClass::UnsupportedOp => Severity::Warning,
+        FallbackClass::Other => Severity::Info,
+    }
+}
+
+fn finding(g: &FallbackGroup) -> Finding {
+    let mut lines: Vec<InputLines> = Vec::new();
+    for o in &g.occurrences {
+        match lines.iter_mut().find(|l| l.input == o.input) {
+            Some(l) => l.lines.push(o.line),
+            None => lines.push(InputLines {
+                input: o.input,
+                lines: vec![o.line],
+            }),
+        }
+    }
+    let evidence = g
+        .quotes
+        .iter()
+        .map(|(at, quote)| EvidenceRef {
+            input: at.input,
+            lines: Some((at.line, at.line)),
+            time_s: None,
+            quote: Some(quote.clone()),
+        })
+        .collect();
+    Finding {
+        id: g.class.finding_id(),
+        severity: severity(g.class),
+        params: vec![
+            ("count", g.count.to_string()),
+            ("message", g.message.clone()),
+        ],
+        count: Some(g.count),
+        evidence,
+        lines,
+        lines_truncated: (g.occurrences.len() as u64) < g.count,
+    }
+}

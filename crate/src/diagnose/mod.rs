@@ -1,0 +1,75 @@
+//! Diagnose: independent rules, each `fn(&Evidence) -> Vec<Finding>`.
+//!
+//! Findings here are language-neutral: an id, a severity, the measured numbers as named
+//! parameters, and the evidence. The report stage turns the id and parameters into text from the
+//! bilingual catalogue.
+
+mod fallback;
+
+use crate::evidence::{Evidence, InputId};
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Critical,
+    Warning,
+    Info,
+}
+
+impl Severity {
+    pub fn key(self) -> &'static str {
+        match self {
+            Severity::Critical => "critical",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// A pointer into an input: a line range or a time range, and what it says.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvidenceRef {
+    pub input: InputId,
+    pub lines: Option<(u64, u64)>,
+    pub time_s: Option<(f64, f64)>,
+    pub quote: Option<String>,
+}
+
+/// Every line number at which a finding was seen, per input.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputLines {
+    pub input: InputId,
+    pub lines: Vec<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    /// Stable id, also the catalogue key: `finding.<id>.title` and so on.
+    pub id: &'static str,
+    pub severity: Severity,
+    /// Values the catalogue texts refer to as `{name}`.
+    pub params: Vec<(&'static str, String)>,
+    pub count: Option<u64>,
+    pub evidence: Vec<EvidenceRef>,
+    pub lines: Vec<InputLines>,
+    /// True when `lines` stops short of `count`.
+    pub lines_truncated: bool,
+}
+
+type Rule = fn(&Evidence) -> Vec<Finding>;
+
+/// Every rule, in the order their findings are listed when severities tie.
+const RULES: &[Rule] = &[fallback::rule];
+
+/// Runs every rule; findings come most severe first.
+pub fn diagnose(ev: &Evidence) -> Vec<Finding> {
+    let mut findings: Vec<Finding> = RULES.iter().flat_map(|rule| rule(ev)).collect();
+    findings.sort_by_key(|f| f.severity);
+    findings
+}
+
+/// Every finding id a rule can emit, so the catalogue can be checked for completeness.
+pub fn finding_ids() -> Vec<&'static str> {
+    fallback::IDS.to_vec()
+}

@@ -1,0 +1,182 @@
+//! The normalized store that ingest fills and the rules read: what each input is, the problems
+//! met while reading it, the runs found, and the fallback warnings grouped by message.
+//!
+//! Everything here is bounded by what the evidence needs, not by the size of the inputs.
+
+use crate::ingest::fallback_phrases::FallbackClass;
+use crate::sniff::{Framework, InputKind, Rejection};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// Most line numbers kept per fallback group; the count goes on beyond it.
+pub const MAX_LINES_PER_GROUP: usize = 10_000;
+/// Quotes kept per fallback group (the first ones seen).
+pub const MAX_QUOTES_PER_GROUP: usize = 5;
+/// Longest quote kept, in characters.
+pub const MAX_QUOTE_CHARS: usize = 300;
+/// Distinct fallback messages tracked; beyond that new messages are only counted.
+pub const MAX_FALLBACK_GROUPS: usize = 500;
+
+/// Index of an input in [`Evidence::inputs`].
+pub type InputId = usize;
+
+/// Something that went wrong, or is worth knowing, while reading an input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub code: ProblemCode,
+    pub line: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProblemCode {
+    Rejected(Rejection),
+    /// A text file with no known framework markers; it is still scanned for fallbacks.
+    UnknownLog,
+    /// Lines longer than the limit were cut.
+    LongLinesCut,
+    /// Recognized, but this build does not analyze this kind yet.
+    KindNotAnalyzed,
+    /// More distinct fallback messages than tracked.
+    TooManyFallbackMessages,
+}
+
+impl ProblemCode {
+    /// The catalogue key suffix: `problem.<key>`.
+    pub fn key(self) -> String {
+        match self {
+            ProblemCode::Rejected(r) => format!("rejected.{}", r.key()),
+            ProblemCode::UnknownLog => "unknown-log".into(),
+            ProblemCode::LongLinesCut => "long-lines-cut".into(),
+            ProblemCode::KindNotAnalyzed => "kind-not-analyzed".into(),
+            ProblemCode::TooManyFallbackMessages => "too-many-fallback-messages".into(),
+        }
+    }
+}
+
+/// What is known about one input.
+#[derive(Debug, Clone)]
+pub struct InputFacts {
+    pub name: String,
+    pub kind: Option<InputKind>,
+    pub framework: Option<Framework>,
+    pub bytes: u64,
+    pub lines: u64,
+    pub problems: Vec<Problem>,
+}
+
+/// Where one warning was seen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Occurrence {
+    pub input: InputId,
+    pub line: u64,
+}
+
+/// Every line that carries the same normalized fallback message.
+#[derive(Debug, Clone)]
+pub struct FallbackGroup {
+    pub class: FallbackClass,
+    pub key: String,
+    /// The first message seen, unwrapped and clipped: the finding's headline quote.
+    pub message: String,
+    pub count: u64,
+    /// The first [`MAX_LINES_PER_GROUP`] occurrences, in input order.
+    pub occurrences: Vec<Occurrence>,
+    /// The first few lines verbatim, with where they were.
+    pub quotes: Vec<(Occurrence, String)>,
+}
+
+/// The facts of one inference run. Framework parsers fill these in.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Run {
+    pub input: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub framework: Option<Framework>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefill_tok_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_tok_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threads: Option<u32>,
+}
+
+#[derive(Debug, Default)]
+pub struct Evidence {
+    pub inputs: Vec<InputFacts>,
+    pub runs: Vec<Run>,
+    pub fallbacks: Vec<FallbackGroup>,
+    fallback_index: HashMap<(FallbackClass, String), usize>,
+}
+
+impl Evidence {
+    pub fn add_input(&mut self, name: &str) -> InputId {
+        self.inputs.push(InputFacts {
+            name: name.to_string(),
+            kind: None,
+            framework: None,
+            bytes: 0,
+            lines: 0,
+            problems: Vec::new(),
+        });
+        self.inputs.len() - 1
+    }
+
+    pub fn problem(&mut self, input: InputId, code: ProblemCode, line: Option<u64>) {
+        let problems = &mut self.inputs[input].problems;
+        let p = Problem { code, line };
+        if !problems.contains(&p) {
+            problems.push(p);
+        }
+    }
+
+    /// Records one fallback line under its normalized message.
+    pub fn add_fallback(
+        &mut self,
+        class: FallbackClass,
+        key: String,
+        message: &str,
+        at: Occurrence,
+        quote: &str,
+    ) {
+        let idx = match self.fallback_index.get(&(class, key.clone())) {
+            Some(&i) => i,
+            None if self.fallbacks.len() >= MAX_FALLBACK_GROUPS => {
+                self.problem(
+                    at.input,
+                    ProblemCode::TooManyFallbackMessages,
+                    Some(at.line),
+                );
+                return;
+            }
+            None => {
+                self.fallbacks.push(FallbackGroup {
+                    class,
+                    key: key.clone(),
+                    message: clip(message),
+                    count: 0,
+                    occurrences: Vec::new(),
+                    quotes: Vec::new(),
+                });
+                self.fallback_index
+                    .insert((class, key), self.fallbacks.len() - 1);
+                self.fallbacks.len() - 1
+            }
+        };
+        let g = &mut self.fallbacks[idx];
+        g.count += 1;
+        if g.quotes.len() < MAX_QUOTES_PER_GROUP {
+            g.quotes.push((at.clone(), clip(quote)));
+        }
+        if g.occurrences.len() < MAX_LINES_PER_GROUP {
+            g.occurrences.push(at);
+        }
+    }
+}
+
+/// Trims a line to a quotable length, on a character boundary.
+pub fn clip(text: &str) -> String {
+    let t = text.trim_end();
+    match t.char_indices().nth(MAX_QUOTE_CHARS) {
+        Some((cut, _)) => format!("{}…", &t[..cut]),
+        None => t.to_string(),
+    }
+}

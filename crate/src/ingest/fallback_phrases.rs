@@ -1,0 +1,212 @@
+//! The wording table of the `fallback` rule: which log messages say that an op, a kernel or a
+//! precision is unsupported or falls back, and which only look like they do.
+//!
+//! A framework's own wording is one more entry in [`PHRASES`] (or [`BENIGN`]); no code changes.
+
+use regex::{Regex, RegexSet};
+use serde::Serialize;
+use std::sync::OnceLock;
+
+/// What fell back, as far as the wording tells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FallbackClass {
+    /// Quantized weights expanded or computed at fp16 / fp32.
+    Precision,
+    /// A reference, generic or scalar kernel instead of the optimized one.
+    Reference,
+    /// Ops or the whole graph went back to the CPU from an accelerator or a faster buffer type.
+    Cpu,
+    /// An op, kernel, type or device is reported unsupported.
+    UnsupportedOp,
+    /// Says "fallback" without saying to what.
+    Other,
+}
+
+impl FallbackClass {
+    /// The finding id this class produces.
+    pub fn finding_id(self) -> &'static str {
+        match self {
+            FallbackClass::Precision => "fallback.precision",
+            FallbackClass::Reference => "fallback.reference-kernel",
+            FallbackClass::Cpu => "fallback.cpu",
+            FallbackClass::UnsupportedOp => "fallback.unsupported-op",
+            FallbackClass::Other => "fallback.other",
+        }
+    }
+}
+
+/// Lines that mention fallback or support but report none: checked first, and a match
+/// means the line is not a fallback.
+pub const BENIGN: &[&str] = &[
+    // "fallback: none", "unsupported ops: 0", "fallback = false", "not supported nodes: []"
+    r"(?i)\b(?:fall\s*-?backs?|unsupported(?:\s+[\w-]+){0,2}|not\s+supported(?:\s+[\w-]+){0,2}|reverts?|reverted(?:\s+[\w-]+){0,2})\s*[:=]\s*(?:none|0+|false|no|off|disabled|n/?a|\[\s*\]|\{\s*\})\s*(?:[,;|)(]|$)",
+    // "no fallback", "0 unsupported nodes", "no ops fell back", "zero operations fall back"
+    r"(?i)\b(?:no|zero|0)\s+(?:[\w-]+\s+){0,2}(?:fall\s*-?backs?|fell\s+back|fall(?:s|ing)?\s+back|unsupported|were\s+unsupported|not\s+supported)\b",
+    // Command-line help: an option column, then its description ("  --fallback MODE   fall back to ...")
+    r"^\s*-{1,2}[A-Za-z][\w-]*(?:[ =][<\[]?[\w|.-]+[>\]]?)?(?:,\s*-{1,2}[A-Za-z][\w-]*(?:[ =][<\[]?[\w|.-]+[>\]]?)?)*\s{2,}\S",
+    r"(?i)^\s*usage:",
+    // A setting being echoed, not an event: "allow_fallback = true", "fallback_to_cpu: 1"
+    r"(?i)\b[\w.]*(?:_fallback|fallback_)[\w.]*\s*[:=]",
+    // TFLite: nothing left on the CPU, or full delegation
+    r"(?i)\bremaining\s+0\s+operations\b",
+    r"(?i)\ball\s+0\s+operations\s+will\s+run\s+on\s+the\s+cpu",
+    r"(?i)completely\s+executed\s+by\s+the\s+delegate",
+];
+
+/// Fallback wording, most specific first: a line takes the class of the first entry it matches.
+pub const PHRASES: &[(FallbackClass, &str)] = &[
+    // --- precision: int4/int8 expanded or computed as floats
+    (
+        FallbackClass::Precision,
+        r"(?i)\b(?:fall(?:s|ing)?\s*-?back|fell\s+back|revert(?:s|ed|ing)?|expand(?:s|ed|ing)?|dequantiz(?:e|es|ed|ing)|upcast(?:s|ed|ing)?)\b[^.;]{0,60}?\b(?:to|into|as)\s+(?:fp(?:16|32)|f(?:16|32)|float(?:16|32)?|half|bf16)\b",
+    ),
+    (
+        FallbackClass::Precision,
+        r"(?:回退|退回|降级|展开)(?:到|至|为|成)?\s*(?i:fp16|fp32|f16|f32|float|半精度|浮点)",
+    ),
+    // --- reference kernels
+    (
+        FallbackClass::Reference,
+        r"(?i)\b(?:fall(?:s|ing)?\s*-?back|fell\s+back|revert\w*|using|use|uses|selected)\b[^.;]{0,40}?\b(?:reference|generic|naive|slow|scalar|portable|unoptimi[sz]ed|compatibility)\s+(?:kernel|path|implementation|impl|version|code|build)s?\b",
+    ),
+    // --- back to the CPU
+    (
+        FallbackClass::Cpu,
+        r"(?i)\b(?:fall(?:s|ing)?\s*-?back|fell\s+back|revert\w*)\b[^.;]{0,60}?\b(?:to|on|onto)\s+(?:the\s+)?(?:cpu|host)\b",
+    ),
+    (
+        FallbackClass::Cpu,
+        r"(?i)\busing\s+(?:the\s+)?cpu\s+instead\b",
+    ),
+    (
+        FallbackClass::Cpu,
+        r"(?i)\b(?:remaining\s+)?[1-9]\d*\s+operations?\s+will\s+run\s+on\s+the\s+cpu",
+    ),
+    (
+        FallbackClass::Cpu,
+        r"(?i)\bnot\s+assigned\s+to\s+the\s+preferred\s+execution\s+providers?",
+    ),
+    (
+        FallbackClass::Cpu,
+        r"(?i)\bassigned\s+to\s+the\s+default\s+cpu\s+ep\b",
+    ),
+    (FallbackClass::Cpu, r"(?i)\bno\s+usable\s+gpu\s+found\b"),
+    (
+        FallbackClass::Cpu,
+        r"(?i)\bnot\s+compiled\s+with\s+gpu\s+offload\s+support\b",
+    ),
+    (FallbackClass::Cpu, r"(?:回退|退回)(?:到|至)\s*(?i:cpu)"),
+    // --- unsupported ops, kernels, types, devices
+    (
+        FallbackClass::UnsupportedOp,
+        r"(?i)\b(?:unsupported|not\s+supported|isn't\s+supported|not\s+implemented|not\s+registered|cannot\s+be\s+used\s+with|does\s+not\s+support|doesn't\s+support|no\s+(?:compatible|suitable|matching)\s+(?:[\w-]+\s+){0,2}kernels?)\b",
+    ),
+    (FallbackClass::UnsupportedOp, r"不支持"),
+    // --- fallback to something unnamed
+    (
+        FallbackClass::Other,
+        r"(?i)\b(?:fall(?:s|ing)?\s*-?back|fell\s+back|revert(?:s|ed|ing)?\s+to)\b",
+    ),
+    (FallbackClass::Other, r"回退|降级"),
+];
+
+struct Compiled {
+    benign: RegexSet,
+    phrases: RegexSet,
+    numbers: Regex,
+    quoted: Regex,
+    hex: Regex,
+    spaces: Regex,
+}
+
+fn compiled() -> &'static Compiled {
+    static C: OnceLock<Compiled> = OnceLock::new();
+    C.get_or_init(|| Compiled {
+        benign: RegexSet::new(BENIGN).expect("benign table compiles"),
+        phrases: RegexSet::new(PHRASES.iter().map(|(_, p)| *p)).expect("phrase table compiles"),
+        numbers: Regex::new(r"\b\d+(?:\.\d+)?\b").expect("numbers"),
+        quoted: Regex::new(r#"'[^']*'|"[^"]*"|`[^`]*`"#).expect("quoted"),
+        hex: Regex::new(r"\b0x[0-9a-fA-F]+\b").expect("hex"),
+        spaces: Regex::new(r"\s+").expect("spaces"),
+    })
+}
+
+/// Classifies a bare message (wrapper already removed); `None` if it reports no fallback.
+pub fn classify(message: &str) -> Option<FallbackClass> {
+    let c = compiled();
+    if c.benign.is_match(message) {
+        return None;
+    }
+    let first = c.phrases.matches(message).into_iter().next()?;
+    Some(PHRASES[first].0)
+}
+
+/// The grouping key of a message: numbers, quoted names and addresses blanked, so that the same
+/// warning about different tensors or nodes counts as one.
+pub fn normalize(message: &str) -> String {
+    let c = compiled();
+    let s = c.hex.replace_all(message, "0x#");
+    let s = c.quoted.replace_all(&s, "'…'");
+    let s = c.numbers.replace_all(&s, "#");
+    let s = c.spaces.replace_all(s.trim(), " ");
+    s.chars().take(240).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fires_on_real_wording() {
+        let cases = [
+            ("current op does not support int4, falling back to fp16 expansion", FallbackClass::Precision),
+            ("tensor 'token_embd.weight' (q4_K) (and 66 others) cannot be used with preferred buffer type CPU_REPACK, using CPU instead", FallbackClass::Cpu),
+            ("Following operations are not supported by GPU delegate:", FallbackClass::UnsupportedOp),
+            ("12 operations will run on the GPU, and the remaining 7 operations will run on the CPU.", FallbackClass::Cpu),
+            ("[W:onnxruntime:, session_state.cc:1169 VerifyEachNodeIsAssignedToAnEp] Some nodes were not assigned to the preferred execution providers which may or may not have an negative impact on performance.", FallbackClass::Cpu),
+            ("MNN_QNN: Not registered type 35, ResizeBilinear_1.", FallbackClass::UnsupportedOp),
+            ("kleidiai: no compatible f32 kernels found for CPU features mask 3", FallbackClass::UnsupportedOp),
+            ("matmul: no int8 dot-product, using reference kernel", FallbackClass::Reference),
+            ("delegate init failed, fallback enabled", FallbackClass::Other),
+            ("int4 算子不支持，回退到 fp16 展开", FallbackClass::Precision),
+        ];
+        for (msg, class) in cases {
+            assert_eq!(classify(msg), Some(class), "{msg}");
+        }
+    }
+
+    #[test]
+    fn stays_quiet_on_benign_mentions() {
+        let cases = [
+            "fallback: none",
+            "unsupported ops: 0",
+            "Unsupported nodes: 0, supported nodes: 312",
+            "  --fallback MODE        fall back to the CPU when the GPU is busy (default: off)",
+            "  -nf, --no-fallback     do not fall back to CPU",
+            "usage: llama-cli [options] --cpu-fallback",
+            "allow_fallback = true",
+            "0 operations fell back",
+            "no ops fell back to CPU",
+            "12 operations will run on the GPU, and the remaining 0 operations will run on the CPU.",
+            "Explicitly applied GPU delegate, and the model graph will be completely executed by the delegate.",
+            "llama_model_loader: - type q4_0:  193 tensors",
+            "system_info: n_threads = 4 / 8 | NEON = 1 | ARM_FMA = 1 | DOTPROD = 1 |",
+        ];
+        for msg in cases {
+            assert_eq!(classify(msg), None, "{msg}");
+        }
+    }
+
+    #[test]
+    fn normalization_groups_variants() {
+        let a = normalize("tensor 'blk.0.attn_q.weight' (q4_K) (and 66 others) cannot be used");
+        let b = normalize("tensor  'output.weight' (q4_K) (and 3 others) cannot be used");
+        assert_eq!(a, b);
+        assert!(a.contains("q4_K"), "quant names survive: {a}");
+        assert_ne!(
+            normalize("type q4_0 unsupported"),
+            normalize("type q8_0 unsupported")
+        );
+    }
+}

@@ -1,0 +1,133 @@
+//! Splits a byte stream that arrives in arbitrary chunks into numbered lines.
+//!
+//! Lines may cross chunk boundaries; a line longer than [`MAX_LINE_BYTES`] is cut there and
+//! the rest of it is discarded (and counted), so one pathological line cannot exhaust memory.
+
+/// Longest line kept, in bytes. Real log lines are far shorter; a longer one is garbage or a
+/// minified blob, and keeping its head is enough to quote it.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// One line of input: its 1-based number and its text, without the line terminator.
+#[derive(Debug, Clone, Copy)]
+pub struct Line<'a> {
+    pub number: u64,
+    pub text: &'a str,
+}
+
+/// Incremental splitter: feed chunks with [`LineSplitter::push`], then call
+/// [`LineSplitter::finish`] for the last, unterminated line.
+#[derive(Debug, Default)]
+pub struct LineSplitter {
+    pending: Vec<u8>,
+    /// The current line overflowed `MAX_LINE_BYTES`; drop bytes until its end.
+    overflowing: bool,
+    lines_seen: u64,
+    /// Lines that were cut at `MAX_LINE_BYTES`.
+    pub truncated_lines: u64,
+}
+
+impl LineSplitter {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of lines emitted so far.
+    pub fn lines(&self) -> u64 {
+        self.lines_seen
+    }
+
+    /// Feeds one chunk and calls `on_line` for every line it completes.
+    pub fn push(&mut self, mut chunk: &[u8], on_line: &mut dyn FnMut(Line<'_>)) {
+        while let Some(pos) = memchr::memchr(b'\n', chunk) {
+            let (head, rest) = chunk.split_at(pos);
+            self.append(head);
+            self.emit(on_line);
+            chunk = &rest[1..];
+        }
+        self.append(chunk);
+    }
+
+    /// Emits the final line if the input did not end with a newline.
+    pub fn finish(&mut self, on_line: &mut dyn FnMut(Line<'_>)) {
+        if !self.pending.is_empty() || self.overflowing {
+            self.emit(on_line);
+        }
+    }
+
+    fn append(&mut self, bytes: &[u8]) {
+        if self.overflowing {
+            return;
+        }
+        let room = MAX_LINE_BYTES - self.pending.len();
+        if bytes.len() > room {
+            self.pending.extend_from_slice(&bytes[..room]);
+            self.overflowing = true;
+            self.truncated_lines += 1;
+        } else {
+            self.pending.extend_from_slice(bytes);
+        }
+    }
+
+    fn emit(&mut self, on_line: &mut dyn FnMut(Line<'_>)) {
+        self.lines_seen += 1;
+        let mut bytes: &[u8] = &self.pending;
+        if let [rest @ .., b'\r'] = bytes {
+            bytes = rest;
+        }
+        let text = String::from_utf8_lossy(bytes);
+        on_line(Line {
+            number: self.lines_seen,
+            text: &text,
+        });
+        self.pending.clear();
+        self.overflowing = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split_all(input: &[u8], chunk: usize) -> Vec<(u64, String)> {
+        let mut out = Vec::new();
+        let mut s = LineSplitter::new();
+        let mut sink = |l: Line<'_>| out.push((l.number, l.text.to_string()));
+        for c in input.chunks(chunk) {
+            s.push(c, &mut sink);
+        }
+        s.finish(&mut sink);
+        out
+    }
+
+    #[test]
+    fn same_lines_whatever_the_chunk_size() {
+        let text = b"alpha\r\nbeta\n\ngamma without newline";
+        let whole = split_all(text, text.len());
+        assert_eq!(
+            whole,
+            vec![
+                (1, "alpha".to_string()),
+                (2, "beta".to_string()),
+                (3, String::new()),
+                (4, "gamma without newline".to_string())
+            ]
+        );
+        for size in 1..8 {
+            assert_eq!(split_all(text, size), whole, "chunk size {size}");
+        }
+    }
+
+    #[test]
+    fn overlong_line_is_cut_and_counted() {
+        let mut text = vec![b'x'; MAX_LINE_BYTES + 10];
+        text.extend_from_slice(b"\nnext\n");
+        let mut s = LineSplitter::new();
+        let mut lens = Vec::new();
+        for c in text.chunks(1000) {
+            s.push(c, &mut |l| lens.push(l.text.len()));
+        }
+        s.finish(&mut |l| lens.push(l.text.len()));
+        assert_eq!(lens, vec![MAX_LINE_BYTES, 4]);
+        assert_eq!(s.truncated_lines, 1);
+    }
+}

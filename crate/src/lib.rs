@@ -1,0 +1,33 @@
+//! tokscope: why is on-device LLM inference slow?
+//!
+//! The core reads what users have — framework logs, perf traces, CSV telemetry — and explains
+//! slow decoding as findings with evidence. One pipeline, one module per stage:
+//!
+//! ```text
+//! bytes -> sniff -> ingest -> evidence -> diagnose -> report
+//! ```
+//!
+//! The CLI (`src/bin/tokscope.rs`) and the web page (through [`wasm`]) drive it via [`Session`]:
+//!
+//! ```
+//! use tokscope::{Lang, Session};
+//! let mut s = Session::new();
+//! s.add("app.log", b"W/tflite: 7 operations will run on the GPU, and the remaining 3 operations will run on the CPU.\n");
+//! let report = s.report(Lang::En);
+//! assert_eq!(report.findings[0].id, "fallback.cpu");
+//! assert_eq!(report.findings[0].evidence[0].line_start, Some(1));
+//! ```
+
+pub mod catalogue;
+pub mod diagnose;
+pub mod evidence;
+pub mod ingest;
+pub mod report;
+pub mod session;
+pub mod sniff;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use catalogue::Lang;
+pub use report::Report;
+pub use session::Session;

@@ -1,0 +1,62 @@
+//! A session: the inputs of one analysis, read incrementally, and the report over all of them.
+//! The CLI and the wasm bindings both drive the core through this type.
+
+use crate::catalogue::Lang;
+use crate::evidence::{Evidence, InputId};
+use crate::ingest::InputReader;
+use crate::report::{self, Report};
+
+#[derive(Default)]
+pub struct Session {
+    evidence: Evidence,
+    readers: Vec<Option<InputReader>>,
+}
+
+impl Session {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Opens a new input; feed it with [`Session::push`] and close it with [`Session::end`].
+    pub fn begin(&mut self, name: &str) -> InputId {
+        let id = self.evidence.add_input(name);
+        self.readers.push(Some(InputReader::new(id)));
+        id
+    }
+
+    /// Feeds the next chunk of an open input. Chunks for unknown or closed inputs are ignored.
+    pub fn push(&mut self, id: InputId, chunk: &[u8]) {
+        if let Some(Some(reader)) = self.readers.get_mut(id) {
+            reader.push(chunk, &mut self.evidence);
+        }
+    }
+
+    /// Closes an input; its last line is parsed now.
+    pub fn end(&mut self, id: InputId) {
+        if let Some(reader) = self.readers.get_mut(id).and_then(Option::take) {
+            reader.finish(&mut self.evidence);
+        }
+    }
+
+    /// Reads a whole input given as one slice, in the same chunked way.
+    pub fn add(&mut self, name: &str, bytes: &[u8]) -> InputId {
+        let id = self.begin(name);
+        for chunk in bytes.chunks(1 << 20) {
+            self.push(id, chunk);
+        }
+        self.end(id);
+        id
+    }
+
+    /// Closes any input still open, then diagnoses and renders the report.
+    pub fn report(&mut self, lang: Lang) -> Report {
+        for id in 0..self.readers.len() {
+            self.end(id);
+        }
+        report::build(&self.evidence, lang)
+    }
+
+    pub fn evidence(&self) -> &Evidence {
+        &self.evidence
+    }
+}

@@ -1,0 +1,408 @@
+//! Decides what a dropped file is from its first bytes: a framework log (and which framework),
+//! a perf/ftrace trace as text, CSV telemetry, or something tokscope does not read.
+
+use crate::ingest::wrapper;
+use regex::Regex;
+use serde::Serialize;
+use std::sync::OnceLock;
+
+/// How many leading bytes the sniffer looks at.
+pub const SNIFF_BYTES: usize = 64 * 1024;
+
+/// Inference frameworks whose logs tokscope recognizes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, PartialOrd, Ord)]
+#[serde(rename_all = "kebab-case")]
+pub enum Framework {
+    LlamaCpp,
+    Mnn,
+    MlcLlm,
+    OnnxRuntime,
+    Tflite,
+    Mediapipe,
+    Executorch,
+    Qnn,
+    Ncnn,
+}
+
+impl Framework {
+    pub fn label(self) -> &'static str {
+        match self {
+            Framework::LlamaCpp => "llama.cpp",
+            Framework::Mnn => "MNN",
+            Framework::MlcLlm => "MLC-LLM",
+            Framework::OnnxRuntime => "ONNX Runtime",
+            Framework::Tflite => "TFLite / LiteRT",
+            Framework::Mediapipe => "MediaPipe",
+            Framework::Executorch => "ExecuTorch",
+            Framework::Qnn => "QNN / Genie",
+            Framework::Ncnn => "ncnn",
+        }
+    }
+}
+
+/// What a file was recognized as.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InputKind {
+    /// Text log of an inference framework (or an unknown one: `framework` is then `None`).
+    Log,
+    /// `perf script`, simpleperf or ftrace text.
+    Trace,
+    /// Comma-, tab- or semicolon-separated telemetry.
+    Csv,
+    /// Not something tokscope reads; the reason is in `Rejection`.
+    Unsupported,
+}
+
+impl InputKind {
+    pub fn key(&self) -> &'static str {
+        match self {
+            InputKind::Log => "log",
+            InputKind::Trace => "trace",
+            InputKind::Csv => "csv",
+            InputKind::Unsupported => "unsupported",
+        }
+    }
+}
+
+/// Why a file was rejected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rejection {
+    Empty,
+    Image,
+    Archive,
+    Pdf,
+    Executable,
+    PerfData,
+    Utf16,
+    Binary,
+}
+
+impl Rejection {
+    pub fn key(self) -> &'static str {
+        match self {
+            Rejection::Empty => "empty",
+            Rejection::Image => "image",
+            Rejection::Archive => "archive",
+            Rejection::Pdf => "pdf",
+            Rejection::Executable => "executable",
+            Rejection::PerfData => "perf-data",
+            Rejection::Utf16 => "utf16",
+            Rejection::Binary => "binary",
+        }
+    }
+}
+
+/// The sniffer's verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sniffed {
+    pub kind: InputKind,
+    pub framework: Option<Framework>,
+    pub rejection: Option<Rejection>,
+}
+
+impl Sniffed {
+    fn rejected(r: Rejection) -> Self {
+        Sniffed {
+            kind: InputKind::Unsupported,
+            framework: None,
+            rejection: Some(r),
+        }
+    }
+    fn of(kind: InputKind, framework: Option<Framework>) -> Self {
+        Sniffed {
+            kind,
+            framework,
+            rejection: None,
+        }
+    }
+}
+
+/// Sniffs `head`, the first (up to [`SNIFF_BYTES`]) bytes of a file.
+pub fn sniff(head: &[u8]) -> Sniffed {
+    if head.is_empty() {
+        return Sniffed::rejected(Rejection::Empty);
+    }
+    if let Some(r) = magic(head) {
+        return Sniffed::rejected(r);
+    }
+    if looks_binary(head) {
+        return Sniffed::rejected(Rejection::Binary);
+    }
+    let text = String::from_utf8_lossy(head);
+    if text.trim().is_empty() {
+        return Sniffed::rejected(Rejection::Empty);
+    }
+    let lines: Vec<&str> = text.lines().take(400).collect();
+    let framework = detect_framework(&lines);
+    if framework.is_none() && is_trace(&lines) {
+        return Sniffed::of(InputKind::Trace, None);
+    }
+    if framework.is_none() && is_csv(&lines) {
+        return Sniffed::of(InputKind::Csv, None);
+    }
+    Sniffed::of(InputKind::Log, framework)
+}
+
+fn magic(head: &[u8]) -> Option<Rejection> {
+    // (signature, rejection, whether a NUL must follow soon: "BM" or "MZ" can start a text line)
+    const TABLE: &[(&[u8], Rejection, bool)] = &[
+        (b"\x89PNG", Rejection::Image, false),
+        (b"\xff\xd8\xff", Rejection::Image, false),
+        (b"GIF8", Rejection::Image, false),
+        (b"BM", Rejection::Image, true),
+        (b"RIFF", Rejection::Image, true),
+        (b"%PDF", Rejection::Pdf, false),
+        (b"PK\x03\x04", Rejection::Archive, false),
+        (b"\x1f\x8b", Rejection::Archive, false),
+        (b"7z\xbc\xaf", Rejection::Archive, false),
+        (b"\x28\xb5\x2f\xfd", Rejection::Archive, false),
+        (b"\x7fELF", Rejection::Executable, false),
+        (b"MZ", Rejection::Executable, true),
+        (b"\0asm", Rejection::Executable, false),
+        (b"PERFILE2", Rejection::PerfData, false),
+        (b"SIMPLEPERF", Rejection::PerfData, false),
+        (b"\xff\xfe", Rejection::Utf16, false),
+        (b"\xfe\xff", Rejection::Utf16, false),
+    ];
+    let has_nul = head.iter().take(64).any(|&b| b == 0);
+    TABLE
+        .iter()
+        .find(|(sig, _, needs_nul)| head.starts_with(sig) && (has_nul || !needs_nul))
+        .map(|(_, r, _)| *r)
+}
+
+/// Text has no NULs and few control bytes; a binary file has plenty of both.
+fn looks_binary(head: &[u8]) -> bool {
+    let sample = &head[..head.len().min(8192)];
+    if sample.contains(&0) {
+        return true;
+    }
+    let control = sample
+        .iter()
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t' | 0x0c | 0x1b))
+        .count();
+    control * 20 > sample.len()
+}
+
+/// Words that only one framework prints. Several hits are needed, so a stray mention in another
+/// framework's log does not win.
+const FRAMEWORK_MARKERS: &[(Framework, &[&str])] = &[
+    (
+        Framework::LlamaCpp,
+        &[
+            "llama_model_loader",
+            "llama_model_load",
+            "llm_load_",
+            "llama_perf_context_print",
+            "llama_print_timings",
+            "llama_new_context",
+            "llama_context:",
+            "ggml_",
+            "system_info: n_threads",
+            "load_tensors:",
+            "print_info:",
+            "llama-bench",
+            "| model ",
+            "gguf",
+        ],
+    ),
+    (
+        Framework::Mnn,
+        &[
+            "MNN",
+            "CPU Group:",
+            "The device supports: i8sdot",
+            "llm_demo",
+            "decode speed =",
+            "prefill speed =",
+        ],
+    ),
+    (
+        Framework::MlcLlm,
+        &[
+            "mlc_llm",
+            "mlc_chat",
+            "mlc-llm",
+            "MLCEngine",
+            "tok/s, decode:",
+            "decoding-time=",
+            "q4f16",
+        ],
+    ),
+    (
+        Framework::OnnxRuntime,
+        &[
+            "onnxruntime",
+            "ExecutionProvider",
+            "VerifyEachNodeIsAssignedToAnEp",
+            "ort-java",
+            "Token Generation Throughput",
+        ],
+    ),
+    (
+        Framework::Tflite,
+        &[
+            "TensorFlow Lite",
+            "tflite",
+            "GPU delegate",
+            "XNNPACK delegate",
+            "litert",
+            "LiteRt",
+        ],
+    ),
+    (
+        Framework::Mediapipe,
+        &[
+            "mediapipe",
+            "llm_inference_engine",
+            "LlmInference",
+            "calculator_graph",
+        ],
+    ),
+    (
+        Framework::Executorch,
+        &[
+            "executorch",
+            "ExecuTorch",
+            "PyTorchObserver",
+            "Prompt evaluation:",
+            "Generated Tokens:",
+        ],
+    ),
+    (
+        Framework::Qnn,
+        &[
+            "QnnDsp",
+            "libGenie",
+            "genie-t2t-run",
+            "Qnn ",
+            "QNN",
+            "GenieDialog",
+            "HTP",
+        ],
+    ),
+    (
+        Framework::Ncnn,
+        &[
+            "ncnn",
+            "loop_count =",
+            "powersave =",
+            "gpu_device =",
+            "cooling_down =",
+            "fp16-p/s/u/a",
+        ],
+    ),
+];
+
+fn detect_framework(lines: &[&str]) -> Option<Framework> {
+    let mut scores = [0u32; FRAMEWORK_MARKERS.len()];
+    for line in lines {
+        for (i, (_, markers)) in FRAMEWORK_MARKERS.iter().enumerate() {
+            if markers.iter().any(|m| line.contains(m)) {
+                scores[i] += 1;
+            }
+        }
+    }
+    let (best, score) = scores
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, s)| (**s, usize::MAX - i))?;
+    (*score >= 2 || (*score == 1 && lines.len() <= 3)).then(|| FRAMEWORK_MARKERS[best].0)
+}
+
+fn trace_patterns() -> &'static [Regex; 2] {
+    static P: OnceLock<[Regex; 2]> = OnceLock::new();
+    P.get_or_init(|| {
+        [
+            // perf script / simpleperf sample header: comm, [pid/]tid, optional [cpu], time:
+            Regex::new(r"^\S.*?\s+\d+(?:/\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:\s").expect("perf header"),
+            // ftrace / systrace: comm-tid [cpu] flags time: event:
+            Regex::new(
+                r"^\s*.+-\d+\s+(?:\(\s*[\d-]+\)\s+)?\[\d+\]\s+(?:\S{4,5}\s+)?\d+\.\d+:\s+\w+:",
+            )
+            .expect("ftrace line"),
+        ]
+    })
+}
+
+fn is_trace(lines: &[&str]) -> bool {
+    let [perf, ftrace] = trace_patterns();
+    let hits = lines
+        .iter()
+        .filter(|l| perf.is_match(l) || ftrace.is_match(l))
+        .count();
+    let header = lines
+        .iter()
+        .any(|l| l.starts_with("# captured on") || l.starts_with("# tracer:"));
+    hits >= 2 || (hits >= 1 && header)
+}
+
+fn is_csv(lines: &[&str]) -> bool {
+    let content: Vec<&str> = lines
+        .iter()
+        .map(|l| wrapper::unwrap(l).message)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .take(40)
+        .collect();
+    if content.len() < 2 {
+        return false;
+    }
+    [',', '\t', ';'].iter().any(|&d| {
+        let counts: Vec<usize> = content.iter().map(|l| l.matches(d).count()).collect();
+        // The most common field count, and how many rows share it (a preamble may differ).
+        let mut best = (0usize, 0usize);
+        for &c in &counts {
+            let n = counts.iter().filter(|&&x| x == c).count();
+            if c > 0 && n > best.1 {
+                best = (c, n);
+            }
+        }
+        best.0 >= 1 && best.1 * 10 >= content.len() * 8 && best.1 >= 2
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_binaries_and_empty() {
+        assert_eq!(sniff(b"").rejection, Some(Rejection::Empty));
+        assert_eq!(sniff(b"  \n\n").rejection, Some(Rejection::Empty));
+        assert_eq!(
+            sniff(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").rejection,
+            Some(Rejection::Image)
+        );
+        assert_eq!(
+            sniff(b"PERFILE2\x68\0\0\0").rejection,
+            Some(Rejection::PerfData)
+        );
+        assert_eq!(
+            sniff(&[1, 2, 3, 0, 5, 6]).rejection,
+            Some(Rejection::Binary)
+        );
+        // Text that merely starts like a magic number is still text.
+        assert_eq!(sniff(b"MZ is a name\nsecond line\n").kind, InputKind::Log);
+    }
+
+    #[test]
+    fn recognizes_frameworks() {
+        let llama =
+            b"llama_model_loader: loaded meta data\nllm_load_print_meta: model ftype = Q4_0\n";
+        assert_eq!(sniff(llama).framework, Some(Framework::LlamaCpp));
+        let tflite = b"INFO: Created TensorFlow Lite XNNPACK delegate for CPU.\nE/tflite: Following operations are not supported by GPU delegate:\n";
+        assert_eq!(sniff(tflite).framework, Some(Framework::Tflite));
+    }
+
+    #[test]
+    fn recognizes_trace_and_csv() {
+        let perf = b"swapper     0 [000]  1419.092642:    1000000 cpu-clock:pppH:\n\tffffffff9286ee22 x ([kernel.kallsyms])\n\nllama  8366 [004]  1419.093642:    1000000 cpu-clock:pppH:\n";
+        assert_eq!(sniff(perf).kind, InputKind::Trace);
+        let csv = b"time,cpu0_freq_khz,temp_c\n0,1800000,41.5\n1,1800000,42.0\n2,1500000,45.1\n";
+        assert_eq!(sniff(csv).kind, InputKind::Csv);
+        let log = b"starting up, please wait\nloaded model, 3 layers\nall good\n";
+        assert_eq!(sniff(log).kind, InputKind::Log);
+    }
+}

@@ -1,0 +1,57 @@
+//! The browser binding: the only module that knows about JavaScript. The page streams each
+//! File through `Analysis` in slices and renders the report JSON.
+
+use crate::catalogue::{self, Lang};
+use crate::session::Session;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+pub struct Analysis {
+    session: Session,
+}
+
+#[wasm_bindgen]
+impl Analysis {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Analysis {
+        Analysis {
+            session: Session::new(),
+        }
+    }
+
+    /// Opens an input and returns its id.
+    pub fn begin(&mut self, name: &str) -> u32 {
+        self.session.begin(name) as u32
+    }
+
+    pub fn push(&mut self, id: u32, chunk: &[u8]) {
+        self.session.push(id as usize, chunk);
+    }
+
+    pub fn end(&mut self, id: u32) {
+        self.session.end(id as usize);
+    }
+
+    /// The report as JSON (the schema of `docs/report.md`), rendered in `lang` (`en`, `zh`, ...).
+    pub fn report_json(&mut self, lang: &str) -> String {
+        let report = self.session.report(Lang::from_tag(lang));
+        serde_json::to_string(&report).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+}
+
+impl Default for Analysis {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The page's texts (`ui.*`, `severity.*`, `kind.*`) in `lang`, as a JSON object.
+#[wasm_bindgen]
+pub fn ui_texts(lang: &str) -> String {
+    serde_json::to_string(&catalogue::ui_texts(Lang::from_tag(lang))).unwrap_or_default()
+}
+
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}

@@ -1,0 +1,37 @@
+//! Helpers shared by the integration tests: where the samples are, and how to run the core on
+//! them exactly as the CLI does.
+
+use std::path::{Path, PathBuf};
+
+/// The repository root (the parent of this package).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ has a parent")
+        .to_path_buf()
+}
+
+/// Every file directly under `samples/<dir>`, sorted by name.
+pub fn samples(dir: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("samples").join(dir))
+        .unwrap_or_else(|e| panic!("samples/{dir}: {e}"))
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    files
+}
+
+/// The report JSON of one sample file, named as `samples/<dir>/<file>`.
+pub fn report_of(path: &Path, lang: tokscope::Lang) -> serde_json::Value {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let name = path
+        .strip_prefix(root())
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/");
+    let mut s = tokscope::Session::new();
+    s.add(&name, &bytes);
+    serde_json::to_value(s.report(lang)).expect("report serializes")
+}
