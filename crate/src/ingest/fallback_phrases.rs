@@ -102,6 +102,11 @@ pub const PHRASES: &[(FallbackClass, &str)] = &[
         FallbackClass::UnsupportedOp,
         r"(?i)\b(?:unsupported|not\s+supported|isn't\s+supported|not\s+implemented|not\s+registered|cannot\s+be\s+used\s+with|does\s+not\s+support|doesn't\s+support|no\s+(?:compatible|suitable|matching)\s+(?:[\w-]+\s+){0,2}kernels?)\b",
     ),
+    // TFLite: the op exists on the GPU, but not for this (quantized) tensor type
+    (
+        FallbackClass::UnsupportedOp,
+        r"(?i)\bop\s+is\s+supported,\s+but\s+tensor\s+type",
+    ),
     (FallbackClass::UnsupportedOp, r"不支持"),
     // --- fallback to something unnamed
     (

@@ -18,6 +18,10 @@ pub enum Wrapper {
     AndroidStudioTimeOnly,
     Glog,
     LlamaTimestamps,
+    /// ONNX Runtime's own `date time [L:onnxruntime:logger, file.cc:N Func] ` prefix.
+    OnnxRuntime,
+    /// A bare ISO date-time (optionally bracketed) and an optional level word.
+    Timestamp,
 }
 
 /// A line with its envelope removed.
@@ -67,6 +71,14 @@ fn patterns() -> &'static Patterns {
                 Wrapper::Glog,
                 r"^[IWEF]\d{4} \d\d:\d\d:[\d.]+\s+\d+ (?P<tag>[\w.]+):\d+\] ",
             ),
+            (
+                Wrapper::OnnxRuntime,
+                r"^(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ )?\[[VIWEF]:onnxruntime:[^,\]]*,\s*(?P<tag>[^\]]*)\]\s*",
+            ),
+            (
+                Wrapper::Timestamp,
+                r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?\s+(?:\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|[VDIWEF])\]?\s+)?",
+            ),
         ];
         Patterns {
             table: table
@@ -107,9 +119,9 @@ fn strip_paste(mut line: &str) -> &str {
 }
 
 fn strip_one(message: &str) -> Option<(Wrapper, Option<&str>, &str)> {
-    // A cheap gate: every wrapper starts with a digit or an uppercase level letter.
+    // A cheap gate: every wrapper starts with a digit, an uppercase level letter or a bracket.
     let first = message.as_bytes().first()?;
-    if !(first.is_ascii_digit() || first.is_ascii_uppercase()) {
+    if !(first.is_ascii_digit() || first.is_ascii_uppercase() || *first == b'[') {
         return None;
     }
     for (w, re) in &patterns().table {
@@ -148,6 +160,10 @@ mod tests {
              Wrapper::LlamaTimestamps, "system_info: n_threads = 8"),
             ("I0000 00:00:1721895466.174139    1280 llm_inference_engine.cc:186] Session config: backend: 1",
              Wrapper::Glog, "Session config: backend: 1"),
+            ("2025-02-11 09:12:40.9901118 [W:onnxruntime:, session_state.cc:1169 VerifyEachNodeIsAssignedToAnEp] Some nodes were not assigned",
+             Wrapper::OnnxRuntime, "Some nodes were not assigned"),
+            ("[2025-06-02 18:20:11] INFO  engine: fallback: none",
+             Wrapper::Timestamp, "engine: fallback: none"),
         ];
         for (line, wrapper, message) in cases {
             let u = unwrap(line);
