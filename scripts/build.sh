@@ -19,12 +19,12 @@ RUSTFLAGS="-C target-feature=+simd128" \
   exit 1
 }
 mkdir -p "$out/pkg"
-cp target/wasm-pkg/tokscope.js "$out/pkg/"
-wasm-opt -O3 --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int \
-  --enable-sign-ext --enable-mutable-globals \
-  target/wasm-pkg/tokscope_bg.wasm -o "$out/pkg/tokscope_bg.wasm"
+# No wasm-opt pass: Debian's binaryen (version 108) predates the externref table that current
+# rustc + wasm-bindgen emit, and its output fails to instantiate. rustc's own -O3 + LTO is kept.
+cp target/wasm-pkg/tokscope.js target/wasm-pkg/tokscope_bg.wasm "$out/pkg/"
 
 cp -r www/. "$out/"
+cp crate/src/catalogue.json "$out/catalogue.json"
 mkdir -p "$out/samples"
 cp samples/demo/* "$out/samples/"
 printf 'build: %s (%s bytes of wasm)\n' "$out/" "$(stat -c %s "$out/pkg/tokscope_bg.wasm")"

@@ -2,8 +2,9 @@
 # Installs everything the build and the tests need, and nothing twice: each step first checks
 # whether its tool is already present at the right version.
 #   - the wasm32 target;   - wasm-bindgen-cli at the version locked in Cargo.lock;   - wasm-pack
-#   - Debian's chromium, chromium-driver and binaryen (wasm-opt)   - the npm packages of tests/e2e
+#   - Debian's chromium and chromium-driver   - the npm packages of tests/e2e (package-lock.json)
 # Pass "build" to skip the browser and npm parts (enough for `make build` / `make serve`).
+# binaryen is not installed: see scripts/build.sh for why no wasm-opt pass runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 want=${1:-all}
@@ -40,7 +41,6 @@ apt_install() {
 }
 
 needed=()
-command -v wasm-opt >/dev/null 2>&1 || needed+=(binaryen)
 if [ "$want" = all ]; then
   [ -x /usr/bin/chromium ] || needed+=(chromium)
   [ -x /usr/bin/chromedriver ] || needed+=(chromium-driver)

@@ -1,6 +1,6 @@
 //! The one bilingual catalogue: every text a user sees, in English and 简体中文, keyed by a
 //! stable name. Finding texts are keyed by finding id (`finding.<id>.title|summary|explain|fix`),
-//! UI texts by `ui.*`. The page receives the `ui.*` part through the wasm bindings.
+//! UI texts by `ui.*`. The page reads the same file (the build copies it next to the page).
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -87,17 +87,6 @@ fn fill(template: &str, params: &[(&str, &str)]) -> String {
     }
     out.push_str(rest);
     out
-}
-
-/// All `ui.*` texts in one language, for the page.
-pub fn ui_texts(lang: Lang) -> BTreeMap<&'static str, &'static str> {
-    entries()
-        .iter()
-        .filter(|(k, _)| {
-            k.starts_with("ui.") || k.starts_with("severity.") || k.starts_with("kind.")
-        })
-        .map(|(k, e)| (k.as_str(), e.get(lang)))
-        .collect()
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The browser binding: the only module that knows about JavaScript. The page streams each
 //! File through `Analysis` in slices and renders the report JSON.
 
-use crate::catalogue::{self, Lang};
+use crate::catalogue::Lang;
 use crate::session::Session;
 use wasm_bindgen::prelude::*;
 
@@ -43,12 +43,6 @@ impl Default for Analysis {
     fn default() -> Self {
         Self::new()
     }
-}
-
-/// The page's texts (`ui.*`, `severity.*`, `kind.*`) in `lang`, as a JSON object.
-#[wasm_bindgen]
-pub fn ui_texts(lang: &str) -> String {
-    serde_json::to_string(&catalogue::ui_texts(Lang::from_tag(lang))).unwrap_or_default()
 }
 
 #[wasm_bindgen]
