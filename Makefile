@@ -28,7 +28,7 @@ test-native:
 	cargo test --workspace --locked
 
 test-wasm:
-	CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120 \
+	CHROMEDRIVER=$${CHROMEDRIVER:-/usr/bin/chromedriver} WASM_BINDGEN_TEST_TIMEOUT=120 \
 	  wasm-pack test --headless --chrome crate
 
 test-e2e:

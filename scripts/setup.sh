@@ -2,7 +2,8 @@
 # Installs everything the build and the tests need, and nothing twice: each step first checks
 # whether its tool is already present at the right version.
 #   - the wasm32 target;   - wasm-bindgen-cli at the version locked in Cargo.lock;   - wasm-pack
-#   - Debian's chromium and chromium-driver   - the npm packages of tests/e2e (package-lock.json)
+#   - Debian's chromium and chromium-driver (and python3, nodejs, npm where missing)
+#   - the npm packages of tests/e2e (package-lock.json)
 # Pass "build" to skip the browser and npm parts (enough for `make build` / `make serve`).
 # binaryen is not installed: see scripts/build.sh for why no wasm-opt pass runs.
 set -euo pipefail
@@ -41,9 +42,12 @@ apt_install() {
 }
 
 needed=()
+command -v python3 >/dev/null 2>&1 || needed+=(python3)   # `make serve` serves dist/ with it
 if [ "$want" = all ]; then
   [ -x /usr/bin/chromium ] || needed+=(chromium)
   [ -x /usr/bin/chromedriver ] || needed+=(chromium-driver)
+  command -v node >/dev/null 2>&1 || needed+=(nodejs)
+  command -v npm >/dev/null 2>&1 || needed+=(npm)
 fi
 [ ${#needed[@]} -eq 0 ] || apt_install "${needed[@]}"
 
