@@ -70,7 +70,11 @@ async function analyzeFiles(files) {
 
 function render() {
   if (!analysis) return;
-  const report = JSON.parse(analysis.report_json(lang));
+  renderReport(JSON.parse(analysis.report_json(lang)));
+}
+
+/** Shows one report (the schema of docs/report.md), wherever it came from. */
+export function renderReport(report) {
   $('#results').hidden = false;
   renderInputs(report.inputs);
   renderFindings(report.findings);

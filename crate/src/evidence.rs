@@ -6,7 +6,7 @@
 use crate::ingest::fallback_phrases::FallbackClass;
 use crate::sniff::{Framework, InputKind, Rejection};
 use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Most line numbers kept per fallback group; the count goes on beyond it.
 pub const MAX_LINES_PER_GROUP: usize = 10_000;
@@ -85,24 +85,135 @@ pub struct FallbackGroup {
     pub quotes: Vec<(Occurrence, String)>,
 }
 
-/// The facts of one inference run. Framework parsers fill these in.
-#[derive(Debug, Clone, Default, Serialize)]
+/// Tokens and time of one phase (prefill or decode) of a run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Phase {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ms: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tok_s: Option<f64>,
+    /// `tok_s` was computed (from ms per token, or tokens and ms), not printed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub derived: bool,
+}
+
+/// One row of a benchmark table (llama-bench, llm_bench): `pp512`, `tg128`, ...
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct BenchRow {
+    pub test: String,
+    pub tok_s: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stddev: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub n_threads: Option<u32>,
+}
+
+/// The facts of one inference run, as its log states them. Every field but `input` is absent
+/// when the log does not say; nothing is guessed. Framework parsers fill these in.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Run {
     pub input: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub framework: Option<Framework>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub prefill_tok_s: Option<f64>,
+    pub line_start: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub decode_tok_s: Option<f64>,
+    pub line_end: Option<u64>,
+    // --- the build
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub threads: Option<u32>,
+    pub build: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backend: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub devices: Vec<String>,
+    // --- the model
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Parameter count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub params: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_bytes: Option<u64>,
+    /// Quant name as the framework spells it: `Q4_0`, `Q4_K - Medium`, `q4f16_1`, `F16`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quant: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bits_per_weight: Option<f64>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub tensor_types: BTreeMap<String, u64>,
+    // --- threads and CPU
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub n_threads: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub n_threads_batch: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hw_threads: Option<u32>,
+    /// Flag -> on. A flag absent from the map is unknown, unless the format says absent means off.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub cpu_features: BTreeMap<String, bool>,
+    // --- memory
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub buffers_mib: BTreeMap<String, f64>,
+    // --- speed
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefill: Option<Phase>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode: Option<Phase>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bench: Vec<BenchRow>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub load_ms: Option<f64>,
+}
+
+/// What a time series measures. Values are stored in the unit named here, converted on ingest.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(tag = "quantity", rename_all = "kebab-case")]
+pub enum Quantity {
+    /// MHz, of one CPU.
+    CpuFreq { cpu: u32 },
+    /// MHz, of a GPU or another named clock.
+    ClockFreq { name: String },
+    /// °C, of a named sensor (thermal zone type, column name).
+    Temperature { sensor: String },
+    /// mW, of a named rail or the whole device.
+    Power { rail: String },
+    /// mA; the sign convention of the source is kept as is (sources disagree).
+    Current { rail: String },
+    /// mV.
+    Voltage { rail: String },
+    /// Percent.
+    BatteryLevel,
+    /// 1 plugged / charging, 0 on battery.
+    Charging,
+    /// Percent busy, of one CPU.
+    CpuLoad { cpu: u32 },
+    /// Tokens per second (decode unless the source says otherwise).
+    TokensPerSecond,
+    /// Anything else, by its source column name, in its source unit.
+    Other { name: String, unit: String },
+}
+
+/// One time series on the common time axis (seconds from the start of its source, unless the
+/// source gives absolute time, then seconds since the Unix epoch; `absolute` says which).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Series {
+    #[serde(flatten)]
+    pub quantity: Quantity,
+    pub input: InputId,
+    /// The column or field the values came from, verbatim.
+    pub source: String,
+    pub absolute: bool,
+    /// (time s, value), time non-decreasing. Bounded by the ingest's point budget.
+    pub points: Vec<(f64, f64)>,
 }
 
 #[derive(Debug, Default)]
 pub struct Evidence {
     pub inputs: Vec<InputFacts>,
     pub runs: Vec<Run>,
+    pub series: Vec<Series>,
     pub fallbacks: Vec<FallbackGroup>,
     fallback_index: HashMap<(FallbackClass, String), usize>,
 }
