@@ -3,6 +3,7 @@
 //!
 //! Everything here is bounded by what the evidence needs, not by the size of the inputs.
 
+use crate::ingest::decode::TextEncoding;
 use crate::ingest::fallback_phrases::FallbackClass;
 use crate::sniff::{Framework, InputKind, Rejection};
 use serde::Serialize;
@@ -38,6 +39,10 @@ pub enum ProblemCode {
     KindNotAnalyzed,
     /// More distinct fallback messages than tracked.
     TooManyFallbackMessages,
+    /// The gzip stream broke off; results cover what was inflated before.
+    GzipCorrupt,
+    /// The gzip stream inflated beyond the size guard; the rest was not read.
+    GzipTooLarge,
 }
 
 impl ProblemCode {
@@ -49,6 +54,8 @@ impl ProblemCode {
             ProblemCode::LongLinesCut => "long-lines-cut".into(),
             ProblemCode::KindNotAnalyzed => "kind-not-analyzed".into(),
             ProblemCode::TooManyFallbackMessages => "too-many-fallback-messages".into(),
+            ProblemCode::GzipCorrupt => "gzip-corrupt".into(),
+            ProblemCode::GzipTooLarge => "gzip-too-large".into(),
         }
     }
 }
@@ -59,8 +66,11 @@ pub struct InputFacts {
     pub name: String,
     pub kind: Option<InputKind>,
     pub framework: Option<Framework>,
+    /// Bytes as given (compressed, for a gzipped input).
     pub bytes: u64,
     pub lines: u64,
+    pub encoding: Option<TextEncoding>,
+    pub compression: Option<&'static str>,
     pub problems: Vec<Problem>,
 }
 
@@ -226,6 +236,8 @@ impl Evidence {
             framework: None,
             bytes: 0,
             lines: 0,
+            encoding: None,
+            compression: None,
             problems: Vec::new(),
         });
         self.inputs.len() - 1

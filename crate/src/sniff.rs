@@ -1,6 +1,7 @@
 //! Decides what a dropped file is from its first bytes: a framework log (and which framework),
 //! a perf/ftrace trace as text, CSV telemetry, or something tokscope does not read.
 
+use crate::ingest::decode::{TextEncoding, Transcoder};
 use crate::ingest::wrapper;
 use regex::Regex;
 use serde::Serialize;
@@ -75,7 +76,6 @@ pub enum Rejection {
     Pdf,
     Executable,
     PerfData,
-    Utf16,
     Binary,
 }
 
@@ -88,7 +88,6 @@ impl Rejection {
             Rejection::Pdf => "pdf",
             Rejection::Executable => "executable",
             Rejection::PerfData => "perf-data",
-            Rejection::Utf16 => "utf16",
             Rejection::Binary => "binary",
         }
     }
@@ -100,6 +99,8 @@ pub struct Sniffed {
     pub kind: InputKind,
     pub framework: Option<Framework>,
     pub rejection: Option<Rejection>,
+    /// The text encoding, for anything that is text.
+    pub encoding: Option<TextEncoding>,
 }
 
 impl Sniffed {
@@ -108,18 +109,22 @@ impl Sniffed {
             kind: InputKind::Unsupported,
             framework: None,
             rejection: Some(r),
+            encoding: None,
         }
     }
-    fn of(kind: InputKind, framework: Option<Framework>) -> Self {
+    fn of(kind: InputKind, framework: Option<Framework>, encoding: TextEncoding) -> Self {
         Sniffed {
             kind,
             framework,
             rejection: None,
+            encoding: Some(encoding),
         }
     }
 }
 
-/// Sniffs `head`, the first (up to [`SNIFF_BYTES`]) bytes of a file.
+/// Sniffs `head`, the first (up to [`SNIFF_BYTES`]) bytes of a file (already inflated if it
+/// was gzipped): binary formats by magic number and byte statistics, then the text encoding, then
+/// the kind of text.
 pub fn sniff(head: &[u8]) -> Sniffed {
     if head.is_empty() {
         return Sniffed::rejected(Rejection::Empty);
@@ -127,22 +132,29 @@ pub fn sniff(head: &[u8]) -> Sniffed {
     if let Some(r) = magic(head) {
         return Sniffed::rejected(r);
     }
-    if looks_binary(head) {
+    let encoding = TextEncoding::detect(head);
+    let utf16 = matches!(encoding, TextEncoding::Utf16le | TextEncoding::Utf16be);
+    if !utf16 && looks_binary(head) {
         return Sniffed::rejected(Rejection::Binary);
     }
-    let text = String::from_utf8_lossy(head);
+    let mut decoded = Vec::with_capacity(head.len());
+    Transcoder::new(encoding).feed(head, false, &mut |b| decoded.extend_from_slice(b));
+    if utf16 && looks_binary(&decoded) {
+        return Sniffed::rejected(Rejection::Binary);
+    }
+    let text = String::from_utf8_lossy(&decoded);
     if text.trim().is_empty() {
         return Sniffed::rejected(Rejection::Empty);
     }
     let lines: Vec<&str> = text.lines().take(400).collect();
     let framework = detect_framework(&lines);
     if framework.is_none() && is_trace(&lines) {
-        return Sniffed::of(InputKind::Trace, None);
+        return Sniffed::of(InputKind::Trace, None, encoding);
     }
     if framework.is_none() && is_csv(&lines) {
-        return Sniffed::of(InputKind::Csv, None);
+        return Sniffed::of(InputKind::Csv, None, encoding);
     }
-    Sniffed::of(InputKind::Log, framework)
+    Sniffed::of(InputKind::Log, framework, encoding)
 }
 
 fn magic(head: &[u8]) -> Option<Rejection> {
@@ -155,7 +167,6 @@ fn magic(head: &[u8]) -> Option<Rejection> {
         (b"RIFF", Rejection::Image, true),
         (b"%PDF", Rejection::Pdf, false),
         (b"PK\x03\x04", Rejection::Archive, false),
-        (b"\x1f\x8b", Rejection::Archive, false),
         (b"7z\xbc\xaf", Rejection::Archive, false),
         (b"\x28\xb5\x2f\xfd", Rejection::Archive, false),
         (b"\x7fELF", Rejection::Executable, false),
@@ -163,8 +174,6 @@ fn magic(head: &[u8]) -> Option<Rejection> {
         (b"\0asm", Rejection::Executable, false),
         (b"PERFILE2", Rejection::PerfData, false),
         (b"SIMPLEPERF", Rejection::PerfData, false),
-        (b"\xff\xfe", Rejection::Utf16, false),
-        (b"\xfe\xff", Rejection::Utf16, false),
     ];
     let has_nul = head.iter().take(64).any(|&b| b == 0);
     TABLE

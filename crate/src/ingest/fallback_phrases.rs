@@ -122,6 +122,7 @@ struct Compiled {
     numbers: Regex,
     quoted: Regex,
     hex: Regex,
+    node_index: Regex,
     spaces: Regex,
 }
 
@@ -133,6 +134,8 @@ fn compiled() -> &'static Compiled {
         numbers: Regex::new(r"\b\d+(?:\.\d+)?\b").expect("numbers"),
         quoted: Regex::new(r#"'[^']*'|"[^"]*"|`[^`]*`"#).expect("quoted"),
         hex: Regex::new(r"\b0x[0-9a-fA-F]+\b").expect("hex"),
+        // Node names like MatMul_12 (but not quant names like q4_0, which keep their meaning).
+        node_index: Regex::new(r"\b([A-Za-z][A-Za-z0-9]{2,})_\d+\b").expect("node index"),
         spaces: Regex::new(r"\s+").expect("spaces"),
     })
 }
@@ -153,6 +156,7 @@ pub fn normalize(message: &str) -> String {
     let c = compiled();
     let s = c.hex.replace_all(message, "0x#");
     let s = c.quoted.replace_all(&s, "'…'");
+    let s = c.node_index.replace_all(&s, "${1}_#");
     let s = c.numbers.replace_all(&s, "#");
     let s = c.spaces.replace_all(s.trim(), " ");
     s.chars().take(240).collect()

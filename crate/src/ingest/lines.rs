@@ -1,7 +1,8 @@
 //! Splits a byte stream that arrives in arbitrary chunks into numbered lines.
 //!
-//! Lines may cross chunk boundaries; a line longer than [`MAX_LINE_BYTES`] is cut there and
-//! the rest of it is discarded (and counted), so one pathological line cannot exhaust memory.
+//! Lines end at LF, CRLF or a lone CR (old Mac files, terminal progress output). Lines may cross
+//! chunk boundaries, a CRLF too; a line longer than [`MAX_LINE_BYTES`] is cut there and the rest
+//! of it is discarded (and counted), so one pathological line cannot exhaust memory.
 
 /// Longest line kept, in bytes. Real log lines are far shorter; a longer one is garbage or a
 /// minified blob, and keeping its head is enough to quote it.
@@ -21,6 +22,8 @@ pub struct LineSplitter {
     pending: Vec<u8>,
     /// The current line overflowed `MAX_LINE_BYTES`; drop bytes until its end.
     overflowing: bool,
+    /// The previous chunk ended in CR: a LF starting this one belongs to that line break.
+    after_cr: bool,
     lines_seen: u64,
     /// Lines that were cut at `MAX_LINE_BYTES`.
     pub truncated_lines: u64,
@@ -38,11 +41,25 @@ impl LineSplitter {
 
     /// Feeds one chunk and calls `on_line` for every line it completes.
     pub fn push(&mut self, mut chunk: &[u8], on_line: &mut dyn FnMut(Line<'_>)) {
-        while let Some(pos) = memchr::memchr(b'\n', chunk) {
+        if chunk.is_empty() {
+            return;
+        }
+        if self.after_cr && chunk.first() == Some(&b'\n') {
+            chunk = &chunk[1..];
+        }
+        self.after_cr = false;
+        while let Some(pos) = memchr::memchr2(b'\n', b'\r', chunk) {
             let (head, rest) = chunk.split_at(pos);
             self.append(head);
             self.emit(on_line);
             chunk = &rest[1..];
+            if rest[0] == b'\r' {
+                match chunk.first() {
+                    Some(b'\n') => chunk = &chunk[1..],
+                    None => self.after_cr = true,
+                    Some(_) => {}
+                }
+            }
         }
         self.append(chunk);
     }
@@ -70,11 +87,7 @@ impl LineSplitter {
 
     fn emit(&mut self, on_line: &mut dyn FnMut(Line<'_>)) {
         self.lines_seen += 1;
-        let mut bytes: &[u8] = &self.pending;
-        if let [rest @ .., b'\r'] = bytes {
-            bytes = rest;
-        }
-        let text = String::from_utf8_lossy(bytes);
+        let text = String::from_utf8_lossy(&self.pending);
         on_line(Line {
             number: self.lines_seen,
             text: &text,
@@ -101,7 +114,7 @@ mod tests {
 
     #[test]
     fn same_lines_whatever_the_chunk_size() {
-        let text = b"alpha\r\nbeta\n\ngamma without newline";
+        let text = b"alpha\r\nbeta\n\ngamma\rdelta\r\n\r\nlast without newline";
         let whole = split_all(text, text.len());
         assert_eq!(
             whole,
@@ -109,7 +122,10 @@ mod tests {
                 (1, "alpha".to_string()),
                 (2, "beta".to_string()),
                 (3, String::new()),
-                (4, "gamma without newline".to_string())
+                (4, "gamma".to_string()),
+                (5, "delta".to_string()),
+                (6, String::new()),
+                (7, "last without newline".to_string())
             ]
         );
         for size in 1..8 {

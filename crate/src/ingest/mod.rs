@@ -4,6 +4,7 @@
 //! the stream into lines and hands each to the parser for that kind. Parsers never decide
 //! findings; they only record what the text says.
 
+pub mod decode;
 pub mod fallback_phrases;
 pub mod lines;
 pub mod log;
@@ -11,6 +12,7 @@ pub mod wrapper;
 
 use crate::evidence::{Evidence, InputId, ProblemCode};
 use crate::sniff::{self, InputKind, SNIFF_BYTES};
+use decode::{Gunzip, InflateError, Transcoder};
 use lines::{Line, LineSplitter};
 
 /// A parser of one input kind, fed line by line.
@@ -27,16 +29,28 @@ impl LineParser for CountOnly {
 }
 
 enum Stage {
-    /// Collecting the first bytes for the sniffer.
+    /// Collecting the first (inflated) bytes for the sniffer.
     Sniffing(Vec<u8>),
-    Parsing(Box<dyn LineParser>),
-    /// Rejected or finished: further bytes are only counted.
+    Parsing {
+        transcoder: Transcoder,
+        parser: Box<dyn LineParser>,
+    },
+    /// Rejected: further bytes are only counted.
     Done,
 }
 
-/// Reads one input incrementally.
+/// How the raw bytes are carried.
+enum Transport {
+    /// Fewer than 3 bytes seen: gzip or not is still open.
+    Undecided(Vec<u8>),
+    Plain,
+    Gzip(Box<Gunzip>),
+}
+
+/// Reads one input incrementally: raw bytes -> (inflate) -> sniff -> (transcode) -> lines.
 pub struct InputReader {
     id: InputId,
+    transport: Transport,
     splitter: LineSplitter,
     stage: Stage,
 }
@@ -45,6 +59,7 @@ impl InputReader {
     pub fn new(id: InputId) -> Self {
         InputReader {
             id,
+            transport: Transport::Undecided(Vec::new()),
             splitter: LineSplitter::new(),
             stage: Stage::Sniffing(Vec::new()),
         }
@@ -52,65 +67,140 @@ impl InputReader {
 
     pub fn push(&mut self, chunk: &[u8], ev: &mut Evidence) {
         ev.inputs[self.id].bytes += chunk.len() as u64;
-        match &mut self.stage {
-            Stage::Sniffing(head) => {
-                head.extend_from_slice(chunk);
-                if head.len() >= SNIFF_BYTES {
-                    let head = std::mem::take(head);
-                    self.start(&head, ev);
-                }
-            }
-            Stage::Parsing(_) => self.feed(chunk, ev),
-            Stage::Done => {}
-        }
+        self.carry(chunk, ev);
     }
 
     pub fn finish(mut self, ev: &mut Evidence) {
+        if let Transport::Undecided(head) = &mut self.transport {
+            let head = std::mem::take(head);
+            self.transport = Transport::Plain;
+            self.accept(&head, ev);
+        }
+        if let Transport::Gzip(gz) = &mut self.transport {
+            let mut gz = std::mem::take(gz);
+            let (stage, splitter) = (&mut self.stage, &mut self.splitter);
+            gz.finish(&mut |b| Self::stage_bytes(self.id, stage, splitter, b, ev));
+            if let Some(e) = gz.failed() {
+                Self::inflate_problem(self.id, e, self.splitter.lines(), ev);
+            }
+        }
         if let Stage::Sniffing(head) = &mut self.stage {
             let head = std::mem::take(head);
             self.start(&head, ev);
         }
-        if let Stage::Parsing(parser) = &mut self.stage {
-            self.splitter.finish(&mut |l| parser.line(l, ev));
+        if let Stage::Parsing { transcoder, parser } = &mut self.stage {
+            let splitter = &mut self.splitter;
+            transcoder.feed(&[], true, &mut |b| {
+                splitter.push(b, &mut |l| parser.line(l, ev))
+            });
+            splitter.finish(&mut |l| parser.line(l, ev));
             parser.finish(ev);
         }
-        let facts = &mut ev.inputs[self.id];
-        facts.lines = self.splitter.lines();
+        ev.inputs[self.id].lines = self.splitter.lines();
         if self.splitter.truncated_lines > 0 {
             ev.problem(self.id, ProblemCode::LongLinesCut, None);
         }
     }
 
+    /// Routes raw bytes through the transport (deciding it on the first bytes).
+    fn carry(&mut self, chunk: &[u8], ev: &mut Evidence) {
+        match &mut self.transport {
+            Transport::Undecided(head) => {
+                head.extend_from_slice(chunk);
+                if head.len() >= 3 {
+                    let head = std::mem::take(head);
+                    self.transport = if Gunzip::is_gzip(&head) {
+                        ev.inputs[self.id].compression = Some("gzip");
+                        Transport::Gzip(Box::default())
+                    } else {
+                        Transport::Plain
+                    };
+                    self.carry(&head, ev);
+                }
+            }
+            Transport::Plain => self.accept(chunk, ev),
+            Transport::Gzip(gz) => {
+                let (id, stage, splitter) = (self.id, &mut self.stage, &mut self.splitter);
+                gz.feed(chunk, &mut |b| {
+                    Self::stage_bytes(id, stage, splitter, b, ev)
+                });
+            }
+        }
+    }
+
+    /// Takes inflated bytes.
+    fn accept(&mut self, bytes: &[u8], ev: &mut Evidence) {
+        Self::stage_bytes(self.id, &mut self.stage, &mut self.splitter, bytes, ev);
+    }
+
+    fn stage_bytes(
+        id: InputId,
+        stage: &mut Stage,
+        splitter: &mut LineSplitter,
+        bytes: &[u8],
+        ev: &mut Evidence,
+    ) {
+        match stage {
+            Stage::Sniffing(head) => {
+                head.extend_from_slice(bytes);
+                if head.len() >= SNIFF_BYTES {
+                    let head = std::mem::take(head);
+                    *stage = Self::begin_parsing(id, &head, ev);
+                    Self::stage_bytes(id, stage, splitter, &head, ev);
+                }
+            }
+            Stage::Parsing { transcoder, parser } => {
+                transcoder.feed(bytes, false, &mut |b| {
+                    splitter.push(b, &mut |l| parser.line(l, ev))
+                });
+            }
+            Stage::Done => {}
+        }
+    }
+
     fn start(&mut self, head: &[u8], ev: &mut Evidence) {
+        self.stage = Self::begin_parsing(self.id, head, ev);
+        Self::stage_bytes(self.id, &mut self.stage, &mut self.splitter, head, ev);
+    }
+
+    fn inflate_problem(id: InputId, e: InflateError, lines: u64, ev: &mut Evidence) {
+        let code = match e {
+            InflateError::Corrupt => ProblemCode::GzipCorrupt,
+            InflateError::TooLarge => ProblemCode::GzipTooLarge,
+        };
+        ev.problem(id, code, Some(lines + 1));
+    }
+
+    /// Sniffs the head and picks the parser; the head is then fed through the new stage.
+    fn begin_parsing(id: InputId, head: &[u8], ev: &mut Evidence) -> Stage {
         let sniffed = sniff::sniff(&head[..head.len().min(SNIFF_BYTES)]);
-        let facts = &mut ev.inputs[self.id];
+        let facts = &mut ev.inputs[id];
         facts.kind = Some(sniffed.kind.clone());
         facts.framework = sniffed.framework;
+        facts.encoding = sniffed.encoding;
         if let Some(r) = sniffed.rejection {
-            ev.problem(self.id, ProblemCode::Rejected(r), None);
-            self.stage = Stage::Done;
-            return;
+            ev.problem(id, ProblemCode::Rejected(r), None);
+            return Stage::Done;
         }
+        let Some(encoding) = sniffed.encoding else {
+            return Stage::Done;
+        };
         let parser: Box<dyn LineParser> = match sniffed.kind {
             InputKind::Log => {
                 if sniffed.framework.is_none() {
-                    ev.problem(self.id, ProblemCode::UnknownLog, None);
+                    ev.problem(id, ProblemCode::UnknownLog, None);
                 }
-                Box::new(log::LogParser::new(self.id))
+                Box::new(log::LogParser::new(id))
             }
             InputKind::Trace | InputKind::Csv => {
-                ev.problem(self.id, ProblemCode::KindNotAnalyzed, None);
+                ev.problem(id, ProblemCode::KindNotAnalyzed, None);
                 Box::new(CountOnly)
             }
-            InputKind::Unsupported => Box::new(CountOnly),
+            InputKind::Unsupported => return Stage::Done,
         };
-        self.stage = Stage::Parsing(parser);
-        self.feed(head, ev);
-    }
-
-    fn feed(&mut self, chunk: &[u8], ev: &mut Evidence) {
-        if let Stage::Parsing(parser) = &mut self.stage {
-            self.splitter.push(chunk, &mut |l| parser.line(l, ev));
+        Stage::Parsing {
+            transcoder: Transcoder::new(encoding),
+            parser,
         }
     }
 }

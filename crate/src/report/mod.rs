@@ -6,6 +6,7 @@ pub mod text;
 use crate::catalogue::{self, Lang};
 use crate::diagnose::{self, Severity};
 use crate::evidence::{Evidence, InputFacts, ProblemCode, Run};
+use crate::ingest::decode::TextEncoding;
 use crate::sniff::{Framework, InputKind};
 use serde::Serialize;
 
@@ -31,8 +32,15 @@ pub struct InputReport {
     pub framework: Option<Framework>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub framework_label: Option<&'static str>,
+    /// Bytes as given (compressed, for a gzipped input).
     pub bytes: u64,
     pub lines: u64,
+    /// `utf-8`, `utf-8-bom`, `utf-16le`, `utf-16be` or `gb18030`; absent for rejected inputs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<TextEncoding>,
+    /// `gzip` when the input was inflated on the fly.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compression: Option<&'static str>,
     pub problems: Vec<ProblemReport>,
 }
 
@@ -172,7 +180,10 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
             ProblemReport {
                 level: match p.code {
                     ProblemCode::Rejected(_) => "error",
-                    ProblemCode::LongLinesCut | ProblemCode::TooManyFallbackMessages => "warning",
+                    ProblemCode::LongLinesCut
+                    | ProblemCode::TooManyFallbackMessages
+                    | ProblemCode::GzipCorrupt
+                    | ProblemCode::GzipTooLarge => "warning",
                     ProblemCode::UnknownLog | ProblemCode::KindNotAnalyzed => "info",
                 },
                 code,
@@ -188,6 +199,8 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
         framework_label: facts.framework.map(Framework::label),
         bytes: facts.bytes,
         lines: facts.lines,
+        encoding: facts.encoding,
+        compression: facts.compression,
         problems,
     }
 }
