@@ -1,8 +1,6 @@
-// The page: reads dropped, picked or pasted files in slices, streams them into the wasm core,
-// and renders the report. Every string from a file is set as text, never as HTML.
-import init, { Analysis } from './pkg/tokscope.js';
-
-const SLICE_BYTES = 4 * 1024 * 1024;
+// The page: hands dropped, picked or pasted files to the analyzer worker (which streams them
+// into the wasm core), shows progress, and renders the report. Every string from a file is set as
+// text, never as HTML.
 const EXAMPLE = 'samples/device-b-llama-android.logcat.txt';
 const $ = (sel) => document.querySelector(sel);
 
@@ -10,8 +8,12 @@ const $ = (sel) => document.querySelector(sel);
 // wasm core renders findings from, so the page and the core never disagree.
 let catalogue = {};
 let lang = 'en';
-let analysis = null;
+let worker = null;
+let lastReport = null;
 let fileCount = 0;
+let nextToken = 1;
+/** token -> progress row element, for files being read. */
+const inFlight = new Map();
 
 function t(key, params = {}) {
   const template = catalogue[key]?.[lang] ?? key;
@@ -42,35 +44,75 @@ function setStatus(text, isError = false) {
   s.classList.toggle('error', isError);
 }
 
-async function streamFile(session, name, blob) {
-  const id = session.begin(name);
-  for (let offset = 0; offset < blob.size; offset += SLICE_BYTES) {
-    const chunk = new Uint8Array(await blob.slice(offset, offset + SLICE_BYTES).arrayBuffer());
-    session.push(id, chunk);
-  }
-  session.end(id);
+function startWorker() {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(new URL('analyzer.worker.js', import.meta.url), { type: 'module' });
+    w.onerror = (e) => reject(new Error(e.message || 'worker failed to load'));
+    w.onmessage = ({ data }) => {
+      if (data.type === 'ready') {
+        w.onmessage = ({ data: msg }) => onWorkerMessage(msg);
+        resolve(w);
+      } else if (data.type === 'fatal') {
+        reject(new Error(data.error));
+      }
+    };
+  });
 }
 
-async function analyzeFiles(files) {
-  if (!files.length) return;
-  analysis ??= new Analysis();
-  for (const file of files) {
-    setStatus(t('ui.status.reading', { name: file.name }));
-    try {
-      await streamFile(analysis, file.name, file);
+function onWorkerMessage(msg) {
+  switch (msg.type) {
+    case 'progress':
+      showProgress(msg);
+      break;
+    case 'read-error':
+      setStatus(`${msg.name}: ${msg.error}`, true);
+      break;
+    case 'file-done': {
+      inFlight.get(msg.token)?.remove();
+      inFlight.delete(msg.token);
       fileCount += 1;
-    } catch (err) {
-      // A file the browser cannot read (permissions, vanished) must not stop the others.
-      setStatus(`${file.name}: ${err}`, true);
+      const busy = inFlight.size > 0;
+      $('#cancel').hidden = !busy;
+      if (!busy) setStatus(t(msg.cancelled ? 'ui.status.cancelled' : 'ui.status.done', { n: fileCount }));
+      break;
     }
+    case 'report':
+      lastReport = JSON.parse(msg.json);
+      renderReport(lastReport);
+      break;
+    default:
+      break;
   }
-  render();
-  setStatus(t('ui.status.done', { n: fileCount }));
+}
+
+function showProgress({ token, name, bytes, total, mbps }) {
+  const row = inFlight.get(token);
+  if (!row) return;
+  const mb = (n) => (n / 1e6).toFixed(1);
+  row.querySelector('progress').max = Math.max(total, 1);
+  row.querySelector('progress').value = bytes;
+  row.querySelector('.progress-text').textContent =
+    t('ui.progress', { name, done: mb(bytes), total: mb(total), rate: mbps.toFixed(1) });
+}
+
+function analyzeFiles(files) {
+  if (!files.length || !worker) return;
+  const batch = files.map((file) => {
+    const token = nextToken++;
+    const row = el('div', { class: 'file-progress', 'data-file': file.name },
+      el('progress', { max: Math.max(file.size, 1), value: 0 }),
+      el('span', { class: 'progress-text' }, file.name));
+    $('#progress').append(row);
+    inFlight.set(token, row);
+    return { token, file };
+  });
+  $('#cancel').hidden = false;
+  setStatus(t('ui.status.reading', { name: files.map((f) => f.name).join(', ') }));
+  worker.postMessage({ type: 'analyze', files: batch });
 }
 
 function render() {
-  if (!analysis) return;
-  renderReport(JSON.parse(analysis.report_json(lang)));
+  worker?.postMessage({ type: 'report', lang });
 }
 
 /** Shows one report (the schema of docs/report.md), wherever it came from. */
@@ -146,8 +188,11 @@ function renderFindings(findings) {
 }
 
 function clearAll() {
-  analysis?.free();
-  analysis = null;
+  worker?.postMessage({ type: 'clear' });
+  for (const row of inFlight.values()) row.remove();
+  inFlight.clear();
+  $('#cancel').hidden = true;
+  lastReport = null;
   fileCount = 0;
   $('#results').hidden = true;
   $('#inputs').replaceChildren();
@@ -160,7 +205,7 @@ async function loadExample() {
   if (!response.ok) throw new Error(`${EXAMPLE}: HTTP ${response.status}`);
   const blob = await response.blob();
   clearAll();
-  await analyzeFiles([new File([blob], EXAMPLE.split('/').pop())]);
+  analyzeFiles([new File([blob], EXAMPLE.split('/').pop())]);
 }
 
 function pastedFile(text) {
@@ -218,9 +263,9 @@ async function main() {
   applyLanguage(pickLanguage());
   setStatus(t('ui.status.loading'));
   try {
-    await init();
+    worker = await startWorker();
   } catch (err) {
-    setStatus(t('ui.status.failed', { error: err }), true);
+    setStatus(t('ui.status.failed', { error: err.message ?? err }), true);
     return;
   }
   $('#lang').addEventListener('change', (e) => {
@@ -228,10 +273,11 @@ async function main() {
     applyLanguage(e.target.value);
     render();
   });
-  $('#file-input').addEventListener('change', async (e) => {
-    await analyzeFiles([...e.target.files]);
+  $('#file-input').addEventListener('change', (e) => {
+    analyzeFiles([...e.target.files]);
     e.target.value = '';
   });
+  $('#cancel').addEventListener('click', () => worker.postMessage({ type: 'cancel' }));
   $('#example').addEventListener('click', () => loadExample().catch((err) => setStatus(String(err), true)));
   $('#clear').addEventListener('click', clearAll);
   wireDragAndDrop();

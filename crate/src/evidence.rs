@@ -43,6 +43,8 @@ pub enum ProblemCode {
     GzipCorrupt,
     /// The gzip stream inflated beyond the size guard; the rest was not read.
     GzipTooLarge,
+    /// The user cancelled reading; results cover the part read.
+    Cancelled,
 }
 
 impl ProblemCode {
@@ -56,6 +58,7 @@ impl ProblemCode {
             ProblemCode::TooManyFallbackMessages => "too-many-fallback-messages".into(),
             ProblemCode::GzipCorrupt => "gzip-corrupt".into(),
             ProblemCode::GzipTooLarge => "gzip-too-large".into(),
+            ProblemCode::Cancelled => "cancelled".into(),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! The CLI and the wasm bindings both drive the core through this type.
 
 use crate::catalogue::Lang;
-use crate::evidence::{Evidence, InputId};
+use crate::evidence::{Evidence, InputId, ProblemCode};
 use crate::ingest::InputReader;
 use crate::report::{self, Report};
 
@@ -35,6 +35,16 @@ impl Session {
     pub fn end(&mut self, id: InputId) {
         if let Some(reader) = self.readers.get_mut(id).and_then(Option::take) {
             reader.finish(&mut self.evidence);
+        }
+    }
+
+    /// Stops reading an input early: what was read is kept, and the input says it was cut short.
+    pub fn cancel(&mut self, id: InputId) {
+        if let Some(reader) = self.readers.get_mut(id).and_then(Option::take) {
+            reader.finish(&mut self.evidence);
+            let lines = self.evidence.inputs[id].lines;
+            self.evidence
+                .problem(id, ProblemCode::Cancelled, Some(lines));
         }
     }
 

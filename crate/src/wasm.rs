@@ -1,5 +1,6 @@
-//! The browser binding: the only module that knows about JavaScript. The page streams each
-//! File through `Analysis` in slices and renders the report JSON.
+//! The browser binding: the only module that knows about JavaScript. The analyzer worker
+//! (`www/analyzer.worker.js`) streams each File through `Analysis` in slices and posts the report
+//! JSON to the page.
 
 use crate::catalogue::Lang;
 use crate::session::Session;
@@ -30,6 +31,11 @@ impl Analysis {
 
     pub fn end(&mut self, id: u32) {
         self.session.end(id as usize);
+    }
+
+    /// Stops reading an input; the part read is kept.
+    pub fn cancel(&mut self, id: u32) {
+        self.session.cancel(id as usize);
     }
 
     /// The report as JSON (the schema of `docs/report.md`), rendered in `lang` (`en`, `zh`, ...).

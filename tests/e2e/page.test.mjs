@@ -115,3 +115,30 @@ test('a Chinese browser starts in Chinese, and pasted text is analyzed', async (
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a large file shows live progress, and Cancel keeps the part read', async () => {
+  const { page, context, requests, errors } = await openPage(browser, server.url);
+  // ~400 MB built from one repeated slice: cheap for the test, real work for the analyzer.
+  await page.evaluate(() => {
+    const block = 'I/app: decode step ok\nW/app: the remaining 3 operations will run on the CPU.\n'.repeat(20000);
+    const parts = new Array(Math.ceil(400e6 / block.length)).fill(block);
+    const dt = new DataTransfer();
+    dt.items.add(new File(parts, 'huge.log', { type: 'text/plain' }));
+    document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  const bar = page.locator('.file-progress[data-file="huge.log"] progress');
+  await page.waitForFunction(() => Number(document.querySelector('.file-progress progress')?.value) > 0);
+  assert.match(await page.locator('.file-progress .progress-text').textContent(), /huge\.log: [\d.]+ of 4\d\d\.\d MB · [\d.]+ MB\/s/);
+  assert.equal(await page.locator('#cancel').isVisible(), true);
+  await page.click('#cancel');
+  const problem = page.locator('#inputs li[data-input="huge.log"] .problem[data-problem="cancelled"]');
+  await problem.waitFor();
+  assert.equal(await bar.count(), 0, 'the progress row is gone');
+  const meta = await page.locator('#inputs li[data-input="huge.log"] .input-meta').textContent();
+  const lines = Number(meta.match(/([\d]+) lines/)[1]);
+  assert.ok(lines > 0 && lines < 10_000_000, `partial lines kept: ${lines}`);
+  assert.equal(await page.locator('[data-finding-id="fallback.cpu"]').count(), 1, 'findings of the part read');
+  assert.deepEqual(errors, []);
+  assertOwnOrigin(requests);
+  await context.close();
+});

@@ -184,7 +184,9 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
                     | ProblemCode::TooManyFallbackMessages
                     | ProblemCode::GzipCorrupt
                     | ProblemCode::GzipTooLarge => "warning",
-                    ProblemCode::UnknownLog | ProblemCode::KindNotAnalyzed => "info",
+                    ProblemCode::UnknownLog
+                    | ProblemCode::KindNotAnalyzed
+                    | ProblemCode::Cancelled => "info",
                 },
                 code,
                 line: p.line,
