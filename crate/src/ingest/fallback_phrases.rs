@@ -3,6 +3,7 @@
 //!
 //! A framework's own wording is one more entry in [`PHRASES`] (or [`BENIGN`]); no code changes.
 
+use aho_corasick::AhoCorasick;
 use regex::{Regex, RegexSet};
 use serde::Serialize;
 use std::sync::OnceLock;
@@ -116,7 +117,44 @@ pub const PHRASES: &[(FallbackClass, &str)] = &[
     (FallbackClass::Other, r"回退|降级"),
 ];
 
+/// Words at least one of which every entry of [`PHRASES`] contains (ASCII case-insensitive).
+/// Most log lines contain none, and skipping them is what makes the scan fast. Adding a phrase
+/// that uses none of these words needs a new keyword here; a test checks the table for that.
+pub const KEYWORDS: &[&str] = &[
+    "fall",
+    "fell",
+    "revert",
+    "expand",
+    "dequantiz",
+    "upcast",
+    "support",
+    "instead",
+    "cpu",
+    "implemented",
+    "registered",
+    "assigned",
+    "cannot be used",
+    "compatible",
+    "suitable",
+    "matching",
+    "reference",
+    "generic",
+    "naive",
+    "slow",
+    "scalar",
+    "portable",
+    "unoptimi",
+    "compatibility",
+    "usable gpu",
+    "回退",
+    "退回",
+    "降级",
+    "展开",
+    "不支持",
+];
+
 struct Compiled {
+    keywords: AhoCorasick,
     benign: RegexSet,
     phrases: RegexSet,
     numbers: Regex,
@@ -129,6 +167,10 @@ struct Compiled {
 fn compiled() -> &'static Compiled {
     static C: OnceLock<Compiled> = OnceLock::new();
     C.get_or_init(|| Compiled {
+        keywords: AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(KEYWORDS)
+            .expect("keywords compile"),
         benign: RegexSet::new(BENIGN).expect("benign table compiles"),
         phrases: RegexSet::new(PHRASES.iter().map(|(_, p)| *p)).expect("phrase table compiles"),
         numbers: Regex::new(r"\b\d+(?:\.\d+)?\b").expect("numbers"),
@@ -140,10 +182,15 @@ fn compiled() -> &'static Compiled {
     })
 }
 
+/// A cheap test on a raw line: `false` means it cannot be a fallback line, whatever wraps it.
+pub fn may_mention(line: &str) -> bool {
+    compiled().keywords.is_match(line)
+}
+
 /// Classifies a bare message (wrapper already removed); `None` if it reports no fallback.
 pub fn classify(message: &str) -> Option<FallbackClass> {
     let c = compiled();
-    if c.benign.is_match(message) {
+    if !c.keywords.is_match(message) || c.benign.is_match(message) {
         return None;
     }
     let first = c.phrases.matches(message).into_iter().next()?;
@@ -204,6 +251,42 @@ mod tests {
         ];
         for msg in cases {
             assert_eq!(classify(msg), None, "{msg}");
+        }
+    }
+
+    #[test]
+    fn every_phrase_entry_is_reachable_through_the_keywords() {
+        // Each example that fires must pass the keyword prefilter; checked over every positive
+        // case above plus one example per table entry.
+        let examples = [
+            "falling back to fp16",
+            "fell back to f32",
+            "reverted to fp32",
+            "expanded to fp16",
+            "dequantized to float32",
+            "upcast to f32",
+            "using reference kernel",
+            "selected generic implementation",
+            "falls back to the CPU",
+            "using CPU instead",
+            "the remaining 2 operations will run on the CPU",
+            "not assigned to the preferred execution providers",
+            "assigned to the default CPU EP",
+            "no usable GPU found",
+            "not compiled with GPU offload support",
+            "回退到 CPU",
+            "op not implemented",
+            "Not registered type 35",
+            "cannot be used with CPU_REPACK",
+            "no compatible f32 kernels",
+            "OP is supported, but tensor type isn't matched!",
+            "不支持",
+            "fallback enabled",
+            "降级",
+        ];
+        for e in examples {
+            assert!(may_mention(e), "keyword prefilter misses: {e}");
+            assert!(classify(e).is_some(), "table misses: {e}");
         }
     }
 

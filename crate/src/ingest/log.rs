@@ -20,7 +20,7 @@ impl LogParser {
 
 impl LineParser for LogParser {
     fn line(&mut self, line: Line<'_>, ev: &mut Evidence) {
-        if wrapper::is_markdown_fence(line.text) {
+        if !fallback_phrases::may_mention(line.text) || wrapper::is_markdown_fence(line.text) {
             return;
         }
         let message = wrapper::unwrap(line.text).message;
