@@ -169,6 +169,7 @@ fn compiled() -> &'static Compiled {
     C.get_or_init(|| Compiled {
         keywords: AhoCorasick::builder()
             .ascii_case_insensitive(true)
+            .kind(Some(aho_corasick::AhoCorasickKind::DFA))
             .build(KEYWORDS)
             .expect("keywords compile"),
         benign: RegexSet::new(BENIGN).expect("benign table compiles"),
