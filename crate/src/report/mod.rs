@@ -1,6 +1,7 @@
 //! Report: the one serde value that the page, the CLI, the JSON export and (later) the share
 //! link all read. Its schema is documented in `docs/report.md`.
 
+pub mod markdown;
 pub mod text;
 
 use crate::catalogue::{self, Lang};

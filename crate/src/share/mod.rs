@@ -264,6 +264,43 @@ pub fn decode(link: &str) -> Result<Shared, ShareError> {
     Ok(shared)
 }
 
+/// [`encode`] for the page: the report JSON and the raw input as JSON
+/// (`[{"name", "text"}]`, or empty) in; `{"ok": true, "fragment", "bytes", "full_bytes",
+/// "level", "omitted"}` or `{"ok": false, "code", "detail"}` out.
+pub fn encode_json(report_json: &str, raw_json: &str, budget: usize) -> String {
+    let result = serde_json::from_str::<Value>(report_json)
+        .map_err(|e| ShareError::BadJson(e.to_string()))
+        .and_then(|report| {
+            let raw: Vec<RawInput> = if raw_json.trim().is_empty() {
+                Vec::new()
+            } else {
+                serde_json::from_str(raw_json).map_err(|e| ShareError::BadShape(e.to_string()))?
+            };
+            encode(&report, &raw, budget)
+        });
+    match result {
+        Ok(link) => {
+            let mut v = serde_json::to_value(&link).unwrap_or(Value::Null);
+            v["ok"] = Value::Bool(true);
+            v.to_string()
+        }
+        Err(e) => error_json(&e),
+    }
+}
+
+/// [`decode`] for the page: `{"ok": true, "shared": {"report", "omitted", "raw"}}` or
+/// `{"ok": false, "code", "detail"}`.
+pub fn decode_json(link: &str) -> String {
+    match decode(link) {
+        Ok(shared) => serde_json::json!({"ok": true, "shared": shared}).to_string(),
+        Err(e) => error_json(&e),
+    }
+}
+
+fn error_json(e: &ShareError) -> String {
+    serde_json::json!({"ok": false, "code": e.code(), "detail": e.detail()}).to_string()
+}
+
 /// A short, printable prefix of untrusted text for an error message.
 fn clip(s: &str, chars: usize) -> String {
     s.chars()

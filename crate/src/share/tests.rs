@@ -239,3 +239,22 @@ fn markup_is_data() {
     assert_eq!(shared.report.findings[0].title, evil);
     assert_eq!(shared.report.inputs[0].name, evil);
 }
+
+#[test]
+fn json_entry_points_for_the_page() {
+    let report = demo_report().to_string();
+    let raw = r#"[{"name": "a.log", "text": "hello"}]"#;
+    let made: Value = serde_json::from_str(&encode_json(&report, raw, BUDGET_BYTES)).expect("json");
+    assert_eq!(made["ok"], true);
+    let fragment = made["fragment"].as_str().expect("fragment");
+    assert_eq!(made["bytes"].as_u64(), Some(fragment.len() as u64));
+    let read: Value = serde_json::from_str(&decode_json(fragment)).expect("json");
+    assert_eq!(read["ok"], true);
+    assert_eq!(read["shared"]["report"], demo_report());
+    assert_eq!(read["shared"]["raw"][0]["text"], "hello");
+    let bad: Value = serde_json::from_str(&decode_json("#r=9.x")).expect("json");
+    assert_eq!(bad["ok"], false);
+    assert_eq!(bad["code"], "wrong-version");
+    let bad: Value = serde_json::from_str(&encode_json("{", "", BUDGET_BYTES)).expect("json");
+    assert_eq!(bad["code"], "bad-json");
+}
