@@ -1,6 +1,7 @@
 // The page: reads dropped, picked or pasted files in slices, streams them into the wasm core,
 // and renders the report. Every string from a file is set as text, never as HTML.
 import init, { Analysis } from './pkg/tokscope.js';
+import { setupShare, reportShown, noteInputs, resetShare } from './share.js';
 
 const SLICE_BYTES = 4 * 1024 * 1024;
 const EXAMPLE = 'samples/device-b-llama-android.logcat.txt';
@@ -53,6 +54,7 @@ async function streamFile(session, name, blob) {
 
 async function analyzeFiles(files) {
   if (!files.length) return;
+  noteInputs(files);
   analysis ??= new Analysis();
   for (const file of files) {
     setStatus(t('ui.status.reading', { name: file.name }));
@@ -78,6 +80,7 @@ export function renderReport(report) {
   $('#results').hidden = false;
   renderInputs(report.inputs);
   renderFindings(report.findings);
+  reportShown(report);
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -149,6 +152,7 @@ function clearAll() {
   analysis?.free();
   analysis = null;
   fileCount = 0;
+  resetShare();
   $('#results').hidden = true;
   $('#inputs').replaceChildren();
   $('#findings').replaceChildren();
@@ -237,6 +241,7 @@ async function main() {
   wireDragAndDrop();
   wirePaste();
   setStatus(t('ui.status.ready'));
+  setupShare({ renderReport, t, setStatus });
   document.body.dataset.ready = 'true';
 }
 

@@ -115,6 +115,33 @@ pub enum ShareError {
     BadShape(String),
 }
 
+/// Every `Omission::what`, for the catalogue check (`ui.share.omitted.<what>`).
+pub const OMISSION_CODES: &[&str] = &[
+    "series-downsampled",
+    "series-dropped",
+    "lines-cut",
+    "evidence-cut",
+    "items-cut",
+    "text-cut",
+    "raw-dropped",
+    "raw-too-large",
+    "over-budget",
+];
+
+/// Every `ShareError::code()`, for the catalogue check (`ui.share.error.<code>`).
+pub const ERROR_CODES: &[&str] = &[
+    "not-a-link",
+    "too-long",
+    "wrong-version",
+    "bad-encoding",
+    "corrupt",
+    "too-large",
+    "bad-json",
+    "too-many-items",
+    "string-too-long",
+    "bad-shape",
+];
+
 impl ShareError {
     pub fn code(&self) -> &'static str {
         match self {
