@@ -263,17 +263,27 @@ fn json_entry_points_for_the_page() {
 fn every_code_has_its_texts() {
     let entries = crate::catalogue::entries();
     for code in ERROR_CODES {
-        assert!(entries.contains_key(&format!("ui.share.error.{code}")), "{code}");
+        assert!(
+            entries.contains_key(&format!("ui.share.error.{code}")),
+            "{code}"
+        );
     }
     for code in OMISSION_CODES {
-        assert!(entries.contains_key(&format!("ui.share.omitted.{code}")), "{code}");
+        assert!(
+            entries.contains_key(&format!("ui.share.omitted.{code}")),
+            "{code}"
+        );
     }
     // Codes made anywhere in this module are listed.
     let src = include_str!("mod.rs").to_string() + include_str!("project.rs");
     for quoted in src.split('"').skip(1).step_by(2) {
-        let made = src.contains(&format!("Omission::new(\"{quoted}\"")) || src.contains(&format!("Omission::bare(\"{quoted}\""));
+        let made = src.contains(&format!("Omission::new(\"{quoted}\""))
+            || src.contains(&format!("Omission::bare(\"{quoted}\""));
         if made {
-            assert!(OMISSION_CODES.contains(&quoted), "{quoted} is not in OMISSION_CODES");
+            assert!(
+                OMISSION_CODES.contains(&quoted),
+                "{quoted} is not in OMISSION_CODES"
+            );
         }
     }
 }
