@@ -103,8 +103,10 @@ fn codecs(label: &str, report: &Value) {
             )
         })
         .collect();
+    // What the link uses: deflate-10 after leaving out the catalogue texts (see share/texts.rs).
+    let link = share::encode(report, &[], 0).map_or(0, |l| l.full_bytes - "#r=1.".len());
     println!(
-        "{label:<28} json+base64: {}  {}",
+        "{label:<28} json+base64: {}  {}  link (deflate-10, catalogue texts left out): {link}",
         b64(json.len()),
         sizes.join("  ")
     );

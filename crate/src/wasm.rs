@@ -67,7 +67,7 @@ pub fn share_decode(link: &str) -> String {
 /// The Markdown export of a report JSON; an error names what is wrong with the JSON.
 #[wasm_bindgen]
 pub fn report_markdown(report_json: &str) -> Result<String, JsError> {
-    let report: crate::Report =
-        serde_json::from_str(report_json).map_err(|e| JsError::new(&e.to_string()))?;
+    let report =
+        crate::share::report_from_json(report_json).map_err(|e| JsError::new(&e.to_string()))?;
     Ok(crate::report::markdown::render(&report))
 }

@@ -20,6 +20,7 @@
 mod base64url;
 mod check;
 mod project;
+mod texts;
 
 pub use check::{Limits, LIMITS};
 pub use project::{Level, LADDER};
@@ -209,6 +210,9 @@ pub fn encode(report: &Value, raw: &[RawInput], budget: usize) -> Result<Encoded
     let mut full_bytes = 0;
     for (step, level) in LADDER.iter().enumerate() {
         let (mut env, mut omitted) = project::project(report, raw, level);
+        if let Some(r) = env.get_mut("report") {
+            texts::elide(r);
+        }
         omitted.extend(raw_note.clone());
         let mut fragment = pack(&mut env, &omitted)?;
         if step == 0 {
@@ -279,9 +283,12 @@ pub fn decode(link: &str) -> Result<Shared, ShareError> {
             },
             _ => ShareError::Corrupt,
         })?;
-    let value: Value =
+    let mut value: Value =
         serde_json::from_slice(&json).map_err(|e| ShareError::BadJson(e.to_string()))?;
     check::check(&value, &LIMITS, RAW_MAX_BYTES)?;
+    if let Some(r) = value.get_mut("report") {
+        texts::restore(r);
+    }
     let shared: Shared =
         serde_json::from_value(value).map_err(|e| ShareError::BadShape(e.to_string()))?;
     if shared.report.schema != SCHEMA_VERSION {
@@ -297,16 +304,15 @@ pub fn decode(link: &str) -> Result<Shared, ShareError> {
 /// (`[{"name", "text"}]`, or empty) in; `{"ok": true, "fragment", "bytes", "full_bytes",
 /// "level", "omitted"}` or `{"ok": false, "code", "detail"}` out.
 pub fn encode_json(report_json: &str, raw_json: &str, budget: usize) -> String {
-    let result = serde_json::from_str::<Value>(report_json)
-        .map_err(|e| ShareError::BadJson(e.to_string()))
-        .and_then(|report| {
-            let raw: Vec<RawInput> = if raw_json.trim().is_empty() {
-                Vec::new()
-            } else {
-                serde_json::from_str(raw_json).map_err(|e| ShareError::BadShape(e.to_string()))?
-            };
-            encode(&report, &raw, budget)
-        });
+    let result = parse_value(report_json).and_then(|report| {
+        let raw: Vec<RawInput> = if raw_json.trim().is_empty() {
+            Vec::new()
+        } else {
+            serde_json::from_value(parse_value(raw_json)?)
+                .map_err(|e| ShareError::BadShape(e.to_string()))?
+        };
+        encode(&report, &raw, budget)
+    });
     match result {
         Ok(link) => {
             let mut v = serde_json::to_value(&link).unwrap_or(Value::Null);
@@ -315,6 +321,17 @@ pub fn encode_json(report_json: &str, raw_json: &str, budget: usize) -> String {
         }
         Err(e) => error_json(&e),
     }
+}
+
+/// Text to a JSON value. Typed values are always built from a `Value` (`from_value`), never from
+/// text directly: one instantiation of each `Deserialize` in the wasm instead of two (~60 KB).
+fn parse_value(json: &str) -> Result<Value, ShareError> {
+    serde_json::from_slice(json.as_bytes()).map_err(|e| ShareError::BadJson(e.to_string()))
+}
+
+/// A report from its JSON text (the Markdown export of the page).
+pub fn report_from_json(json: &str) -> Result<Report, ShareError> {
+    serde_json::from_value(parse_value(json)?).map_err(|e| ShareError::BadShape(e.to_string()))
 }
 
 /// [`decode`] for the page: `{"ok": true, "shared": {"report", "omitted", "raw"}}` or

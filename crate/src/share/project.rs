@@ -42,26 +42,40 @@ pub const LADDER: &[Level] = &[
         ..L0
     },
     Level {
+        points: Some(192),
+        ..L0
+    },
+    Level {
         points: Some(128),
-        lines: 100,
+        ..L0
+    },
+    Level {
+        points: Some(96),
         ..L0
     },
     Level {
         points: Some(64),
-        lines: 50,
-        evidence: 3,
+        ..L0
+    },
+    Level {
+        points: Some(48),
         ..L0
     },
     Level {
         points: Some(32),
-        lines: 20,
+        lines: 100,
+        ..L0
+    },
+    Level {
+        points: Some(16),
+        lines: 50,
         evidence: 3,
         items: 500,
         ..L0
     },
     Level {
         points: Some(16),
-        lines: 10,
+        lines: 20,
         evidence: 2,
         items: 200,
         raw: false,

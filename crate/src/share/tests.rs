@@ -287,3 +287,46 @@ fn every_code_has_its_texts() {
         }
     }
 }
+
+/// The payload of a fragment, inflated, as JSON.
+fn payload(fragment: &str) -> Value {
+    let b64 = fragment.split_once('.').map(|(_, p)| p).unwrap_or_default();
+    let packed = base64url::decode(b64).expect("base64url");
+    let json = miniz_oxide::inflate::decompress_to_vec(&packed).expect("inflates");
+    serde_json::from_slice(&json).expect("json")
+}
+
+#[test]
+fn catalogue_texts_are_left_for_the_receiver_and_put_back() {
+    for lang in [Lang::En, Lang::Zh] {
+        let mut s = Session::new();
+        s.add("device-b.logcat.txt", DEMO);
+        let report = serde_json::to_value(s.report(lang)).expect("json");
+        let link = encode(&report, &[], BUDGET_BYTES).expect("encodes");
+        let sent = payload(&link.fragment);
+        let f = &sent["report"]["findings"][0];
+        assert!(
+            f.get("explain").is_none() && f.get("fix").is_none() && f.get("title").is_none(),
+            "{f}"
+        );
+        assert!(
+            f.get("summary").is_some(),
+            "the summary has the measured numbers"
+        );
+        let back =
+            serde_json::to_value(decode(&link.fragment).expect("decodes").report).expect("json");
+        assert_eq!(back, report);
+    }
+    // A text that differs from the catalogue travels as is.
+    let mut report = demo_report();
+    report["findings"][0]["fix"] = json!("a fix of my own");
+    let link = encode(&report, &[], BUDGET_BYTES).expect("encodes");
+    assert_eq!(
+        payload(&link.fragment)["report"]["findings"][0]["fix"],
+        "a fix of my own"
+    );
+    assert_eq!(
+        decode(&link.fragment).expect("decodes").report.findings[0].fix,
+        "a fix of my own"
+    );
+}
