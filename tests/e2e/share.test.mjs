@@ -304,3 +304,41 @@ test('dist/ served under a sub-path loads every file, precaches all of dist/, an
   await context.close();
   await sub.close();
 });
+
+test('a full visit requests nothing outside the origin: drop, analyze, share, export, open the link, switch language', async () => {
+  const origin = new URL(server.url).origin;
+  const context = await browser.newContext({ locale: 'en-US' });
+  const urls = watchRequests(context); // the service worker's requests included
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(server.url);
+  await page.waitForSelector('body[data-ready="true"]');
+  const text = await readFile(ZH_LOG, 'utf8');
+  await page.evaluate((content) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([content], 'compat-build-zh.logcat.txt', { type: 'text/plain' }));
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      document.querySelector('main').dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }
+  }, text);
+  await page.locator('[data-finding-id="fallback.precision"]').waitFor();
+  await page.click('#share');
+  const link = await page.inputValue('#share-url');
+  await downloadText(page, '#export-json');
+  await downloadText(page, '#export-md');
+  await page.goto(link);
+  await page.waitForSelector('body[data-shared="true"]');
+  assert.equal(await page.locator('[data-finding-id="fallback.precision"]').count(), 1);
+  // The page's own texts follow the language switch; the report keeps the sender's language.
+  const title = await page.locator('[data-finding-id="fallback.precision"] h3').textContent();
+  await page.selectOption('#lang', 'zh');
+  await page.waitForFunction(() => document.querySelector('#shared-banner').textContent.includes('分享的报告'));
+  assert.equal(await page.locator('[data-finding-id="fallback.precision"] .severity').textContent(), '严重');
+  assert.equal((await page.locator('[data-finding-id="fallback.precision"] h3').textContent()).replace('严重', ''),
+    title.replace('critical', ''));
+  assert.deepEqual(errors, []);
+  assert.ok(urls.length > 5, `${urls.length} requests seen`);
+  assertOwnOrigin(urls, origin);
+  await context.close();
+});
