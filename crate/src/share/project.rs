@@ -210,20 +210,34 @@ enum Shape {
     Flat,
     /// `[[t, v], ...]`: self-contained points.
     Tuples,
+    /// `[{"t": .., "v": ..}, ...]`: points as small all-number objects.
+    Records,
+}
+
+/// A value of a point: a number, or `null` for a gap (JSON has no NaN).
+fn scalar(v: &Value) -> bool {
+    v.is_number() || v.is_null()
 }
 
 fn shape(items: &[Value]) -> Option<Shape> {
     if items.len() < 2 {
         return None;
     }
-    if items.iter().all(Value::is_number) {
+    if items.iter().all(scalar) && items.iter().any(Value::is_number) {
         return Some(Shape::Flat);
     }
     let tuple = |v: &Value| {
         v.as_array()
-            .is_some_and(|p| (2..=4).contains(&p.len()) && p.iter().all(Value::is_number))
+            .is_some_and(|p| (2..=4).contains(&p.len()) && p.iter().all(scalar))
     };
-    items.iter().all(tuple).then_some(Shape::Tuples)
+    if items.iter().all(tuple) {
+        return Some(Shape::Tuples);
+    }
+    let record = |v: &Value| {
+        v.as_object()
+            .is_some_and(|m| (1..=6).contains(&m.len()) && m.values().all(scalar))
+    };
+    items.iter().all(record).then_some(Shape::Records)
 }
 
 /// Downsamples every point list under `v` to at most `max` points and rounds its values;
@@ -254,6 +268,26 @@ fn shrink_series(v: &mut Value, max: usize, depth: usize) -> bool {
                         items
                             .iter_mut()
                             .filter_map(|p| p.as_array_mut().and_then(|p| p.get_mut(c)))
+                            .collect(),
+                    );
+                }
+                cut
+            }
+            Some(Shape::Records) => {
+                let cut = items.len() > max;
+                if cut {
+                    *items = stride(items, max);
+                }
+                let keys: std::collections::BTreeSet<String> = items
+                    .iter()
+                    .filter_map(Value::as_object)
+                    .flat_map(|m| m.keys().cloned())
+                    .collect();
+                for k in &keys {
+                    round_column(
+                        items
+                            .iter_mut()
+                            .filter_map(|p| p.as_object_mut().and_then(|m| m.get_mut(k)))
                             .collect(),
                     );
                 }
@@ -406,6 +440,23 @@ mod tests {
         for (a, b) in t.iter().zip(v) {
             assert_eq!(a.as_f64().unwrap() * 2.0, b.as_f64().unwrap());
         }
+    }
+
+    #[test]
+    fn records_and_gaps_are_points_too() {
+        let recs: Vec<Value> = (0..300)
+            .map(|i| json!({"t": i, "mhz": 1000.0 + f64::from(i) / 3.0}))
+            .collect();
+        let mut gaps: Vec<Value> = (0..300).map(|i| json!([i, f64::from(i)])).collect();
+        gaps[7] = json!([7, null]);
+        let mut v = json!({"a": recs, "b": gaps, "c": [1, null, 3]});
+        assert!(shrink_series(&mut v, 30, 0));
+        assert_eq!(v["a"].as_array().map(Vec::len), Some(30));
+        assert_eq!(v["a"][29], json!({"t": 299, "mhz": 1099.67}));
+        assert!(v["b"].as_array().is_some_and(|b| b.len() <= 30));
+        assert_eq!(v["c"], json!([1, null, 3]));
+        assert!(drop_points(&mut v, 0));
+        assert_eq!(v, json!({"a": [], "b": [], "c": []}));
     }
 
     #[test]
