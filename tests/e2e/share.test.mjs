@@ -14,6 +14,20 @@ const ZH_LOG = join(ROOT, 'samples/logs/compat-build-zh.logcat.txt');
 const TFLITE = join(ROOT, 'samples/logs/tflite-gpu-delegate.studio.txt');
 const GOLDEN_DEMO = join(ROOT, 'samples/expected/demo__device-b-llama-android.logcat.txt.json');
 
+/** The first sample of each trace / telemetry folder that exists (other areas add them). */
+async function otherKinds() {
+  const found = [];
+  for (const dir of ['traces', 'trace', 'telemetry', 'csv']) {
+    try {
+      const names = (await readdir(join(ROOT, 'samples', dir))).sort();
+      if (names.length) found.push(join(ROOT, 'samples', dir, names[0]));
+    } catch {
+      // Not there (yet).
+    }
+  }
+  return found;
+}
+
 let server;
 let browser;
 
@@ -81,7 +95,8 @@ async function openLink(link) {
 
 test('a share link opens in a fresh context with the same findings and evidence, read-only', async () => {
   const origin = new URL(server.url).origin;
-  const a = await analyzeAndShare([DEMO, ZH_LOG, TFLITE]);
+  const files = [DEMO, ZH_LOG, TFLITE, ...await otherKinds()];
+  const a = await analyzeAndShare(files);
   const sentUrls = watchRequests(a.context);
   assert.match(a.link, /^http:\/\/127\.0\.0\.1:\d+\/#r=1\.[A-Za-z0-9_-]+$/);
   assert.ok(a.link.length <= 8 * 1024 + server.url.length, `link of ${a.link.length} bytes`);
@@ -100,9 +115,21 @@ test('a share link opens in a fresh context with the same findings and evidence,
   assert.match(await b.page.textContent('#shared-banner'), /shared report: the original files are not included/i);
   assert.deepEqual(await shownFindings(b.page), sent);
   assert.deepEqual(await b.page.$$eval('#inputs li', (l) => l.map((li) => li.dataset.input)),
-    ['device-b-llama-android.logcat.txt', 'compat-build-zh.logcat.txt', 'tflite-gpu-delegate.studio.txt']);
-  // The receiver's JSON export is the sender's report.
-  assert.deepEqual(JSON.parse((await downloadText(b.page, '#export-json')).text), sentJson);
+    files.map((f) => f.split('/').pop()));
+  // The receiver's JSON export is the sender's report (the chart series as downsampled).
+  const gotJson = JSON.parse((await downloadText(b.page, '#export-json')).text);
+  const { series: sentSeries, ...sentRest } = sentJson;
+  const { series: gotSeries, ...gotRest } = gotJson;
+  assert.deepEqual(gotRest, sentRest);
+  assert.equal(JSON.stringify(gotSeries)?.length > 0, JSON.stringify(sentSeries)?.length > 0);
+  if (Array.isArray(sentSeries)) {
+    assert.equal(gotSeries.length, sentSeries.length, 'every chart series travels');
+    const meta = (x) => Object.fromEntries(Object.entries(x).filter(([, v]) => !Array.isArray(v)));
+    assert.deepEqual(gotSeries.map(meta), sentSeries.map(meta));
+  }
+  // The same charts show.
+  const charts = (p) => p.evaluate(() => document.querySelectorAll('#results canvas').length);
+  assert.equal(await charts(b.page), await charts(a.page));
   // Read-only: no raw-input option, and dropping a file of one's own leaves the shared view.
   assert.equal(await b.page.isVisible('.share-raw'), false);
   await b.page.setInputFiles('#file-input', ZH_LOG);
