@@ -27,4 +27,6 @@ cp -r www/. "$out/"
 cp crate/src/catalogue.json "$out/catalogue.json"
 mkdir -p "$out/samples"
 cp samples/demo/* "$out/samples/"
+# Keep last: the service worker precaches whatever dist/ holds at this point.
+scripts/precache.sh "$out"
 printf 'build: %s (%s bytes of wasm)\n' "$out/" "$(stat -c %s "$out/pkg/tokscope_bg.wasm")"

@@ -1,6 +1,9 @@
 // The page: hands dropped, picked or pasted files to the analyzer worker (which streams them
 // into the wasm core), shows progress, and renders the report. Every string from a file is set as
 // text, never as HTML.
+import init from './pkg/tokscope.js';
+import { setupShare, reportShown, noteInputs, resetShare, showingShared } from './share.js';
+
 const EXAMPLE = 'samples/device-b-llama-android.logcat.txt';
 const $ = (sel) => document.querySelector(sel);
 
@@ -9,7 +12,6 @@ const $ = (sel) => document.querySelector(sel);
 let catalogue = {};
 let lang = 'en';
 let worker = null;
-let lastReport = null;
 let fileCount = 0;
 let nextToken = 1;
 /** token -> progress row element, for files being read. */
@@ -77,8 +79,7 @@ function onWorkerMessage(msg) {
       break;
     }
     case 'report':
-      lastReport = JSON.parse(msg.json);
-      renderReport(lastReport);
+      if (!showingShared()) renderReport(JSON.parse(msg.json));
       break;
     default:
       break;
@@ -97,6 +98,7 @@ function showProgress({ token, name, bytes, total, mbps }) {
 
 function analyzeFiles(files) {
   if (!files.length || !worker) return;
+  noteInputs(files);
   const batch = files.map((file) => {
     const token = nextToken++;
     const row = el('div', { class: 'file-progress', 'data-file': file.name },
@@ -120,6 +122,7 @@ export function renderReport(report) {
   $('#results').hidden = false;
   renderInputs(report.inputs);
   renderFindings(report.findings);
+  reportShown(report);
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -192,8 +195,8 @@ function clearAll() {
   for (const row of inFlight.values()) row.remove();
   inFlight.clear();
   $('#cancel').hidden = true;
-  lastReport = null;
   fileCount = 0;
+  resetShare();
   $('#results').hidden = true;
   $('#inputs').replaceChildren();
   $('#findings').replaceChildren();
@@ -263,7 +266,8 @@ async function main() {
   applyLanguage(pickLanguage());
   setStatus(t('ui.status.loading'));
   try {
-    worker = await startWorker();
+    // The worker analyzes; this thread's own instance serves share links and exports.
+    [worker] = await Promise.all([startWorker(), init()]);
   } catch (err) {
     setStatus(t('ui.status.failed', { error: err.message ?? err }), true);
     return;
@@ -283,6 +287,7 @@ async function main() {
   wireDragAndDrop();
   wirePaste();
   setStatus(t('ui.status.ready'));
+  setupShare({ renderReport, t, setStatus });
   document.body.dataset.ready = 'true';
 }
 

@@ -6,7 +6,7 @@
 use crate::ingest::decode::TextEncoding;
 use crate::ingest::fallback_phrases::FallbackClass;
 use crate::sniff::{Framework, InputKind, Rejection};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
 /// Most line numbers kept per fallback group; the count goes on beyond it.
@@ -99,7 +99,8 @@ pub struct FallbackGroup {
 }
 
 /// Tokens and time of one phase (prefill or decode) of a run.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Phase {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tokens: Option<u64>,
@@ -113,7 +114,7 @@ pub struct Phase {
 }
 
 /// One row of a benchmark table (llama-bench, llm_bench): `pp512`, `tg128`, ...
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct BenchRow {
     pub test: String,
     pub tok_s: f64,
@@ -125,7 +126,8 @@ pub struct BenchRow {
 
 /// The facts of one inference run, as its log states them. Every field but `input` is absent
 /// when the log does not say; nothing is guessed. Framework parsers fill these in.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Run {
     pub input: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -181,7 +183,7 @@ pub struct Run {
 }
 
 /// What a time series measures. Values are stored in the unit named here, converted on ingest.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(tag = "quantity", rename_all = "kebab-case")]
 pub enum Quantity {
     /// MHz, of one CPU.
@@ -210,7 +212,7 @@ pub enum Quantity {
 
 /// One time series on the common time axis (seconds from the start of its source, unless the
 /// source gives absolute time, then seconds since the Unix epoch; `absolute` says which).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Series {
     #[serde(flatten)]
     pub quantity: Quantity,

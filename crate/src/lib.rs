@@ -24,6 +24,7 @@ pub mod evidence;
 pub mod ingest;
 pub mod report;
 pub mod session;
+pub mod share;
 pub mod sniff;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -4,14 +4,14 @@
 use crate::ingest::decode::{TextEncoding, Transcoder};
 use crate::ingest::wrapper;
 use regex::Regex;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
 /// How many leading bytes the sniffer looks at.
 pub const SNIFF_BYTES: usize = 64 * 1024;
 
 /// Inference frameworks whose logs tokscope recognizes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, PartialOrd, Ord)]
 #[serde(rename_all = "kebab-case")]
 pub enum Framework {
     LlamaCpp,
@@ -42,7 +42,7 @@ impl Framework {
 }
 
 /// What a file was recognized as.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum InputKind {
     /// Text log of an inference framework (or an unknown one: `framework` is then `None`).

@@ -55,3 +55,25 @@ impl Default for Analysis {
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
+
+/// A share link for a report (see `share::encode_json`): the report JSON, the raw input as
+/// `[{"name","text"}]` JSON or "", and the byte budget (0: only the hard limit).
+#[wasm_bindgen]
+pub fn share_encode(report_json: &str, raw_json: &str, budget: u32) -> String {
+    crate::share::encode_json(report_json, raw_json, budget as usize)
+}
+
+/// Reads a share link (the whole address or its `#r=...` fragment) under the decoder's hard
+/// limits (see `share::decode_json`).
+#[wasm_bindgen]
+pub fn share_decode(link: &str) -> String {
+    crate::share::decode_json(link)
+}
+
+/// The Markdown export of a report JSON; an error names what is wrong with the JSON.
+#[wasm_bindgen]
+pub fn report_markdown(report_json: &str) -> Result<String, JsError> {
+    let report =
+        crate::share::report_from_json(report_json).map_err(|e| JsError::new(&e.to_string()))?;
+    Ok(crate::report::markdown::render(&report))
+}

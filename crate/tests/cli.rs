@@ -68,3 +68,55 @@ fn analyze_text_in_chinese_and_bad_usage() {
     assert_eq!(missing.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no/such/file.log"));
 }
+
+#[test]
+fn analyze_markdown_uses_the_markdown_renderer() {
+    let out = tokscope()
+        .args([
+            "analyze",
+            "--markdown",
+            "samples/logs/compat-build-zh.logcat.txt",
+        ])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let md = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(md.starts_with("# tokscope"), "{md}");
+    assert!(md.contains("## Findings"), "{md}");
+    assert!(md.contains("` fallback.precision `"), "{md}");
+    assert!(md.contains("```text\n"), "quotes are fenced: {md}");
+}
+
+#[test]
+fn share_prints_a_link_that_decodes_to_the_same_findings() {
+    let out = tokscope()
+        .args([
+            "share",
+            "--base",
+            "https://example.org/tokscope/",
+            "samples/demo/device-b-llama-android.logcat.txt",
+        ])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let link = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        link.starts_with("https://example.org/tokscope/#r=1."),
+        "{link}"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bytes of fragment"), "{err}");
+    let shared = tokscope::share::decode(&link).expect("decodes");
+    let ids: Vec<&str> = shared
+        .report
+        .findings
+        .iter()
+        .map(|f| f.id.as_str())
+        .collect();
+    assert_eq!(ids, ["fallback.cpu", "fallback.cpu"]);
+    let bad = tokscope()
+        .args(["share", "--json", "x"])
+        .output()
+        .expect("runs");
+    assert_eq!(bad.status.code(), Some(2));
+}

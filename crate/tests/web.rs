@@ -59,3 +59,88 @@ fn binary_input_is_an_error_and_others_still_count() {
     a.push(99, b"junk");
     a.end(99);
 }
+
+fn demo_report_json() -> String {
+    let mut a = Analysis::new();
+    let id = a.begin("device-b.log");
+    a.push(id, DEMO);
+    a.end(id);
+    a.report_json("en")
+}
+
+fn json(s: &str) -> serde_json::Value {
+    serde_json::from_str(s).expect("JSON")
+}
+
+#[wasm_bindgen_test]
+fn share_link_round_trips_in_the_browser() {
+    let report = demo_report_json();
+    let made = json(&tokscope::wasm::share_encode(&report, "", 8192));
+    assert_eq!(made["ok"], true);
+    let fragment = made["fragment"].as_str().expect("fragment");
+    assert!(fragment.starts_with("#r=1."));
+    assert!(made["bytes"].as_u64().expect("bytes") <= 8192);
+    let read = json(&tokscope::wasm::share_decode(&format!(
+        "https://example.org/x/{fragment}"
+    )));
+    assert_eq!(read["ok"], true);
+    assert_eq!(read["shared"]["report"], json(&report));
+}
+
+#[wasm_bindgen_test]
+fn share_decoder_limits_hold_in_the_browser() {
+    // A zip bomb: 30 MiB of spaces deflate to ~30 KB; the inflater stops at its limit.
+    let mut bomb = b"{\"report\":\"".to_vec();
+    bomb.resize(30 << 20, b' ');
+    let packed = miniz_oxide::deflate::compress_to_vec(&bomb, 6);
+    let b64: String = {
+        const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        let mut s = String::new();
+        for c in packed.chunks(3) {
+            let n = c
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+            for i in 0..=c.len() {
+                s.push(char::from(A[((n >> (18 - 6 * i)) & 63) as usize]));
+            }
+        }
+        s
+    };
+    let read = json(&tokscope::wasm::share_decode(&format!("#r=1.{b64}")));
+    assert_eq!(read["ok"], false);
+    assert_eq!(read["code"], "too-large");
+    let cases = [
+        ("#r=2.AAAA", "wrong-version"),
+        ("#r=1.<script>", "bad-encoding"),
+        ("#q=1", "not-a-link"),
+    ];
+    for (link, code) in cases {
+        assert_eq!(
+            json(&tokscope::wasm::share_decode(link))["code"],
+            code,
+            "{link}"
+        );
+    }
+    let long = format!("#r=1.{}", "A".repeat(60 * 1024));
+    assert_eq!(
+        json(&tokscope::wasm::share_decode(&long))["code"],
+        "too-long"
+    );
+    // Truncated: half of a good link.
+    let made = json(&tokscope::wasm::share_encode(&demo_report_json(), "", 8192));
+    let good = made["fragment"].as_str().expect("fragment");
+    let cut = json(&tokscope::wasm::share_decode(&good[..good.len() / 2]));
+    assert_eq!(cut["ok"], false);
+    assert!(
+        cut["code"] == "corrupt" || cut["code"] == "bad-encoding",
+        "{cut}"
+    );
+}
+
+#[wasm_bindgen_test]
+fn markdown_export_in_the_browser() {
+    let md = tokscope::wasm::report_markdown(&demo_report_json()).expect("markdown");
+    assert!(md.contains("` fallback.cpu `"), "{md}");
+    assert!(tokscope::wasm::report_markdown("{\"schema\": 1}").is_err());
+}

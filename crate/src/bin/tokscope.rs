@@ -1,40 +1,74 @@
 //! The native command line on the same core as the page:
-//! `tokscope analyze [--json] [--lang en|zh] FILE...` (`-` reads standard input).
+//! `tokscope analyze [--json|--markdown] [--lang en|zh] FILE...` (`-` reads standard input), and
+//! `tokscope share [--budget BYTES] [--base URL] FILE...`, which prints a share link.
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
-use tokscope::{report, Lang, Session};
+use tokscope::{report, share, Lang, Session};
 
-const USAGE: &str = "usage: tokscope analyze [--json] [--lang en|zh] FILE...
+const USAGE: &str = "usage: tokscope analyze [--json | --markdown] [--lang en|zh] FILE...
+       tokscope share [--lang en|zh] [--budget BYTES] [--base URL] FILE...
        tokscope --version
 
 Reads framework logs, perf / simpleperf / ftrace text and CSV telemetry, and explains
-why on-device inference is slow. FILE may be - for standard input.";
+why on-device inference is slow. FILE may be - for standard input.
+
+share prints a link that carries the report in its #r= fragment (nothing is uploaded):
+append it to the address of a tokscope page, or give that address with --base. The link is
+degraded step by step to fit BYTES (default 8192; 0: only the hard limit), and standard error
+says its size and what was left out.";
 
 /// Bytes read per chunk: the same streaming path the page takes.
 const CHUNK: usize = 1 << 20;
 
+#[derive(PartialEq)]
+enum Output {
+    Text,
+    Json,
+    Markdown,
+    Share,
+}
+
 struct Args {
-    json: bool,
+    output: Output,
+    budget: usize,
+    base: String,
     lang: Lang,
     files: Vec<String>,
 }
 
 fn parse(mut argv: impl Iterator<Item = String>) -> Result<Args, String> {
-    match argv.next().as_deref() {
-        Some("analyze") => {}
+    let output = match argv.next().as_deref() {
+        Some("analyze") => Output::Text,
+        Some("share") => Output::Share,
         Some("--version" | "-V") => return Err(format!("tokscope {}", env!("CARGO_PKG_VERSION"))),
         Some("--help" | "-h") | None => return Err(USAGE.to_string()),
         Some(other) => return Err(format!("unknown command '{other}'\n\n{USAGE}")),
-    }
+    };
+    let sharing = output == Output::Share;
     let mut args = Args {
-        json: false,
+        output,
+        budget: share::BUDGET_BYTES,
+        base: String::new(),
         lang: Lang::En,
         files: Vec::new(),
     };
     while let Some(a) = argv.next() {
         match a.as_str() {
-            "--json" => args.json = true,
+            "--json" | "--markdown" if sharing => {
+                return Err(format!("{a} is an option of analyze, not share"))
+            }
+            "--json" => args.output = Output::Json,
+            "--markdown" => args.output = Output::Markdown,
+            "--budget" if sharing => {
+                let v = argv.next().ok_or("--budget needs a number of bytes")?;
+                args.budget = v
+                    .parse()
+                    .map_err(|_| format!("--budget takes a number of bytes, not '{v}'"))?;
+            }
+            "--base" if sharing => {
+                args.base = argv.next().ok_or("--base needs the page's address")?;
+            }
             "--lang" => {
                 let tag = argv.next().ok_or("--lang needs a value: en or zh")?;
                 args.lang = lang_of(&tag)?;
@@ -83,6 +117,33 @@ fn read_into(session: &mut Session, path: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The link on standard output; its size and what it left out on standard error.
+fn share_link(report: &report::Report, args: &Args) -> Result<String, String> {
+    let value = serde_json::to_value(report).map_err(|e| e.to_string())?;
+    let link = share::encode(&value, &[], args.budget).map_err(|e| e.to_string())?;
+    let left_out: Vec<String> = link
+        .omitted
+        .iter()
+        .map(|o| match o.limit {
+            Some(n) => format!("{} ({n})", o.what),
+            None => o.what.clone(),
+        })
+        .collect();
+    eprintln!(
+        "share link: {} bytes of fragment ({} before degradation, ladder step {}); left out: {}",
+        link.bytes,
+        link.full_bytes,
+        link.level,
+        if left_out.is_empty() {
+            "nothing".to_string()
+        } else {
+            left_out.join(", ")
+        }
+    );
+    let base = args.base.split('#').next().unwrap_or_default();
+    Ok(format!("{base}{}\n", link.fragment))
+}
+
 fn main() -> ExitCode {
     let args = match parse(std::env::args().skip(1)) {
         Ok(a) => a,
@@ -105,16 +166,23 @@ fn main() -> ExitCode {
         }
     }
     let report = session.report(args.lang);
-    let out = if args.json {
-        match serde_json::to_string_pretty(&report) {
+    let out = match args.output {
+        Output::Text => report::text::render(&report),
+        Output::Markdown => report::markdown::render(&report),
+        Output::Json => match serde_json::to_string_pretty(&report) {
             Ok(s) => s + "\n",
             Err(e) => {
                 eprintln!("tokscope: cannot serialize the report: {e}");
                 return ExitCode::FAILURE;
             }
-        }
-    } else {
-        report::text::render(&report)
+        },
+        Output::Share => match share_link(&report, &args) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("tokscope: cannot make a share link: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
     };
     // A closed pipe (`| head`) is not an error worth a panic.
     let _ = std::io::stdout().lock().write_all(out.as_bytes());

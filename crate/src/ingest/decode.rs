@@ -4,14 +4,14 @@
 
 use encoding_rs::{Decoder, DecoderResult, Encoding, GB18030, UTF_16BE, UTF_16LE};
 use flate2::write::MultiGzDecoder;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::io::Write;
 
 /// Most bytes a compressed input may inflate to. Far above any real trace kept gzipped, and low
 /// enough that a zip bomb stops with a clear message instead of running for hours.
 pub const MAX_INFLATED_BYTES: u64 = 16 << 30;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TextEncoding {
     #[serde(rename = "utf-8")]
     Utf8,

@@ -1,6 +1,7 @@
 //! Report: the one serde value that the page, the CLI, the JSON export and (later) the share
 //! link all read. Its schema is documented in `docs/report.md`.
 
+pub mod markdown;
 pub mod text;
 
 use crate::catalogue::{self, Lang};
@@ -8,12 +9,12 @@ use crate::diagnose::{self, Severity};
 use crate::evidence::{Evidence, InputFacts, ProblemCode, Run};
 use crate::ingest::decode::TextEncoding;
 use crate::sniff::{Framework, InputKind};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Version of the report schema; bumped on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {
     pub schema: u32,
     pub tool: String,
@@ -23,7 +24,7 @@ pub struct Report {
     pub findings: Vec<FindingReport>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct InputReport {
     pub name: String,
     /// `null` only if the input ended before it could be sniffed (it never does in practice).
@@ -31,7 +32,7 @@ pub struct InputReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub framework: Option<Framework>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub framework_label: Option<&'static str>,
+    pub framework_label: Option<String>,
     /// Bytes as given (compressed, for a gzipped input).
     pub bytes: u64,
     pub lines: u64,
@@ -40,23 +41,23 @@ pub struct InputReport {
     pub encoding: Option<TextEncoding>,
     /// `gzip` when the input was inflated on the fly.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub compression: Option<&'static str>,
+    pub compression: Option<String>,
     pub problems: Vec<ProblemReport>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ProblemReport {
     /// `error` when the input could not be read at all, else `warning` or `info`.
-    pub level: &'static str,
+    pub level: String,
     pub code: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u64>,
     pub message: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FindingReport {
-    pub id: &'static str,
+    pub id: String,
     pub severity: Severity,
     pub title: String,
     /// One line: what was seen, with the measured numbers.
@@ -71,7 +72,7 @@ pub struct FindingReport {
     pub fix: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct EvidenceReport {
     pub input: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -86,7 +87,7 @@ pub struct EvidenceReport {
     pub quote: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct LinesReport {
     pub input: String,
     pub lines: Vec<u64>,
@@ -107,7 +108,7 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
             let t =
                 |part: &str| catalogue::text(lang, &format!("finding.{}.{part}", f.id), &params);
             FindingReport {
-                id: f.id,
+                id: f.id.to_string(),
                 severity: f.severity,
                 title: t("title"),
                 summary: t("summary"),
@@ -187,7 +188,8 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
                     ProblemCode::UnknownLog
                     | ProblemCode::KindNotAnalyzed
                     | ProblemCode::Cancelled => "info",
-                },
+                }
+                .to_string(),
                 code,
                 line: p.line,
                 message,
@@ -198,11 +200,11 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
         name: facts.name.clone(),
         kind: facts.kind.clone(),
         framework: facts.framework,
-        framework_label: facts.framework.map(Framework::label),
+        framework_label: facts.framework.map(|f| f.label().to_string()),
         bytes: facts.bytes,
         lines: facts.lines,
         encoding: facts.encoding,
-        compression: facts.compression,
+        compression: facts.compression.map(str::to_string),
         problems,
     }
 }

@@ -21,6 +21,7 @@ pub fn render(report: &Report) -> String {
             .unwrap_or_default();
         let fw = i
             .framework_label
+            .as_ref()
             .map(|f| format!(" · {f}"))
             .unwrap_or_default();
         let size = catalogue::text(

@@ -1,0 +1,188 @@
+//! The Markdown rendering of a report, ready to paste into an issue tracker. The CLI
+//! (`tokscope analyze --markdown`) and the page's "Download Markdown" both use it.
+//!
+//! Every string from an input (names, quotes) is escaped or fenced, so a crafted file name cannot
+//! turn into a link, an image or HTML where the Markdown is pasted.
+
+use super::Report;
+use crate::catalogue::{self, Lang};
+use std::fmt::Write;
+
+/// Line numbers listed per input before the rest is counted.
+const LINES_SHOWN: usize = 40;
+
+pub fn render(report: &Report) -> String {
+    let lang: Lang = report.lang;
+    let t = |key: &str| catalogue::text(lang, key, &[]);
+    let mut out = String::new();
+    let _ = writeln!(out, "# {}\n", escape(&t("ui.title")));
+    let _ = writeln!(out, "_{}_\n", escape(&report.tool));
+    let _ = writeln!(out, "## {}\n", escape(&t("ui.inputs")));
+    for i in &report.inputs {
+        let kind = i
+            .kind
+            .as_ref()
+            .map(|k| catalogue::text(lang, &format!("kind.{}", k.key()), &[]))
+            .unwrap_or_default();
+        let size = catalogue::text(
+            lang,
+            "ui.input.size",
+            &[
+                ("bytes", &i.bytes.to_string()),
+                ("lines", &i.lines.to_string()),
+            ],
+        );
+        let meta: Vec<&str> = [
+            Some(kind.as_str()),
+            i.framework_label.as_deref(),
+            Some(&size),
+        ]
+        .into_iter()
+        .flatten()
+        .filter(|s| !s.is_empty())
+        .collect();
+        let _ = writeln!(out, "- {} — {}", code(&i.name), escape(&meta.join(" · ")));
+        for p in &i.problems {
+            let _ = writeln!(out, "  - **{}** {}", escape(&p.level), escape(&p.message));
+        }
+    }
+    let _ = writeln!(out, "\n## {}\n", escape(&t("ui.findings")));
+    if report.findings.is_empty() {
+        let _ = writeln!(out, "{}", escape(&t("ui.findings.none")));
+    }
+    for (n, f) in report.findings.iter().enumerate() {
+        let sev = t(&format!("severity.{}", f.severity.key()));
+        let _ = writeln!(
+            out,
+            "### {}. [{}] {} {}\n",
+            n + 1,
+            escape(&sev),
+            escape(&f.title),
+            code(&f.id)
+        );
+        let _ = writeln!(out, "{}\n", escape(&f.summary));
+        if !f.evidence.is_empty() {
+            let _ = writeln!(out, "**{}**\n", escape(&t("ui.evidence")));
+            for e in &f.evidence {
+                let at = match (e.line_start, e.line_end) {
+                    (Some(a), Some(b)) if a != b => format!("{}:{a}-{b}", e.input),
+                    (Some(a), _) => format!("{}:{a}", e.input),
+                    _ => e.input.clone(),
+                };
+                let _ = writeln!(out, "{}\n", code(&at));
+                if let Some(q) = &e.quote {
+                    let _ = writeln!(out, "{}\n", fence(q));
+                }
+            }
+        }
+        for l in &f.lines {
+            let shown: Vec<String> = l
+                .lines
+                .iter()
+                .take(LINES_SHOWN)
+                .map(u64::to_string)
+                .collect();
+            let more = l.lines.len().saturating_sub(LINES_SHOWN);
+            let count = f.count.unwrap_or(l.lines.len() as u64).to_string();
+            let mut text = format!(
+                "{} {}: {}",
+                catalogue::text(lang, "ui.seen-on", &[("count", &count)]),
+                l.input,
+                shown.join(", ")
+            );
+            if more > 0 {
+                let _ = write!(text, " (+{more})");
+            }
+            if f.lines_truncated {
+                let _ = write!(text, " {}", t("ui.lines-truncated"));
+            }
+            let _ = writeln!(out, "{}\n", escape(&text));
+        }
+        let _ = writeln!(out, "**{}** {}\n", escape(&t("ui.why")), escape(&f.explain));
+        let _ = writeln!(out, "**{}** {}\n", escape(&t("ui.fix")), escape(&f.fix));
+    }
+    out
+}
+
+/// Escapes text so Markdown (and the HTML it allows) reads it literally, on one line.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            // Without `[` a `(` cannot form a link, so prose parentheses stay unescaped.
+            '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '|' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\r' | '\n' => out.push(' '),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A code span that holds `text` verbatim: the fence is longer than any backtick run inside.
+fn code(text: &str) -> String {
+    let clean: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let ticks = "`".repeat(longest_run(&clean, '`') + 1);
+    format!("{ticks} {clean} {ticks}")
+}
+
+/// A fenced block that holds `text` verbatim.
+fn fence(text: &str) -> String {
+    let clean: String = text
+        .chars()
+        .filter(|&c| c == '\n' || c == '\t' || !c.is_control())
+        .collect();
+    let ticks = "`".repeat((longest_run(&clean, '`') + 1).max(3));
+    format!("{ticks}text\n{clean}\n{ticks}")
+}
+
+fn longest_run(text: &str, ch: char) -> usize {
+    let (mut best, mut run) = (0, 0);
+    for c in text.chars() {
+        run = if c == ch { run + 1 } else { 0 };
+        best = best.max(run);
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Session;
+
+    #[test]
+    fn renders_findings_with_fenced_quotes() {
+        let mut s = Session::new();
+        s.add(
+            "app.log",
+            b"W/tflite: 7 operations will run on the GPU, and the remaining 3 operations will run on the CPU.\n",
+        );
+        let md = render(&s.report(Lang::En));
+        assert!(md.contains("## Findings"), "{md}");
+        assert!(
+            md.contains("[warning] Work falls back to the CPU ` fallback.cpu `"),
+            "{md}"
+        );
+        assert!(md.contains("```text\nW/tflite: 7 operations"), "{md}");
+        assert!(md.contains("` app.log:1 `"), "{md}");
+    }
+
+    #[test]
+    fn crafted_text_stays_literal() {
+        assert_eq!(
+            escape("<img src=x onerror=a()>[x](javascript:a)\n# h"),
+            "&lt;img src=x onerror=a()&gt;\\[x\\](javascript:a) \\# h"
+        );
+        assert_eq!(code("a ``b`` c"), "``` a ``b`` c ```");
+        assert_eq!(fence("x ``` y"), "````text\nx ``` y\n````");
+    }
+}
