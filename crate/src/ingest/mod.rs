@@ -5,6 +5,7 @@
 //! findings; they only record what the text says.
 
 pub mod fallback_phrases;
+pub mod frameworks;
 pub mod lines;
 pub mod log;
 pub mod wrapper;
@@ -96,7 +97,7 @@ impl InputReader {
                 if sniffed.framework.is_none() {
                     ev.problem(self.id, ProblemCode::UnknownLog, None);
                 }
-                Box::new(log::LogParser::new(self.id))
+                Box::new(log::LogParser::new(self.id, &ev.inputs[self.id].name))
             }
             InputKind::Trace | InputKind::Csv => {
                 ev.problem(self.id, ProblemCode::KindNotAnalyzed, None);
