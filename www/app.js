@@ -1,6 +1,8 @@
 // The page: reads dropped, picked or pasted files in slices, streams them into the wasm core,
 // and renders the report. Every string from a file is set as text, never as HTML.
 import init, { Analysis } from './pkg/tokscope.js';
+import { renderRuns } from './runs.js';
+import { renderComparison } from './compare.js';
 
 const SLICE_BYTES = 4 * 1024 * 1024;
 const EXAMPLE = 'samples/device-b-llama-android.logcat.txt';
@@ -77,7 +79,9 @@ function render() {
 export function renderReport(report) {
   $('#results').hidden = false;
   renderInputs(report.inputs);
+  renderComparison($('#compare'), report.comparison, t);
   renderFindings(report.findings);
+  renderRuns($('#runs'), report.runs, t);
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -152,6 +156,8 @@ function clearAll() {
   $('#results').hidden = true;
   $('#inputs').replaceChildren();
   $('#findings').replaceChildren();
+  $('#runs').replaceChildren();
+  renderComparison($('#compare'), null, t);
   setStatus(t('ui.status.ready'));
 }
 

@@ -68,3 +68,29 @@ fn analyze_text_in_chinese_and_bad_usage() {
     assert_eq!(missing.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no/such/file.log"));
 }
+
+#[test]
+fn compare_puts_two_logs_side_by_side() {
+    let out = tokscope()
+        .args([
+            "compare",
+            "samples/compare/seed000-device-a.logcat.txt",
+            "samples/compare/seed000-device-b.logcat.txt",
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Device A vs device B"), "{text}");
+    assert!(text.contains("[A] 4 / 4 / 8  [B] 8 / 8 / 8"), "{text}");
+    assert!(text.contains("compare.cpu-features"), "{text}");
+    let one = tokscope()
+        .args(["compare", "samples/compare/seed000-device-a.logcat.txt"])
+        .output()
+        .expect("runs");
+    assert_eq!(one.status.code(), Some(2), "compare needs two files");
+}

@@ -6,28 +6,33 @@ use std::process::ExitCode;
 use tokscope::{report, Lang, Session};
 
 const USAGE: &str = "usage: tokscope analyze [--json] [--lang en|zh] FILE...
+       tokscope compare [--json] [--lang en|zh] A B [MORE...]
        tokscope --version
 
 Reads framework logs, perf / simpleperf / ftrace text and CSV telemetry, and explains
-why on-device inference is slow. FILE may be - for standard input.";
+why on-device inference is slow. FILE may be - for standard input. `compare` puts the runs of
+two or more logs (device A, device B) side by side and explains the gap.";
 
 /// Bytes read per chunk: the same streaming path the page takes.
 const CHUNK: usize = 1 << 20;
 
 struct Args {
+    compare: bool,
     json: bool,
     lang: Lang,
     files: Vec<String>,
 }
 
 fn parse(mut argv: impl Iterator<Item = String>) -> Result<Args, String> {
-    match argv.next().as_deref() {
-        Some("analyze") => {}
+    let compare = match argv.next().as_deref() {
+        Some("analyze") => false,
+        Some("compare") => true,
         Some("--version" | "-V") => return Err(format!("tokscope {}", env!("CARGO_PKG_VERSION"))),
         Some("--help" | "-h") | None => return Err(USAGE.to_string()),
         Some(other) => return Err(format!("unknown command '{other}'\n\n{USAGE}")),
-    }
+    };
     let mut args = Args {
+        compare,
         json: false,
         lang: Lang::En,
         files: Vec::new(),
@@ -47,6 +52,11 @@ fn parse(mut argv: impl Iterator<Item = String>) -> Result<Args, String> {
     }
     if args.files.is_empty() {
         return Err(format!("no input files\n\n{USAGE}"));
+    }
+    if args.compare && args.files.len() < 2 {
+        return Err(format!(
+            "compare needs two or more files (device A, device B)\n\n{USAGE}"
+        ));
     }
     Ok(args)
 }
@@ -83,6 +93,21 @@ fn read_into(session: &mut Session, path: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// `compare`: the report, which holds the side-by-side table; says so when there is none.
+fn compare_text(report: &report::Report) -> String {
+    let mut out = String::new();
+    if report.comparison.is_none() {
+        out.push_str(&tokscope::catalogue::text(
+            report.lang,
+            "ui.compare.none",
+            &[],
+        ));
+        out.push('\n');
+    }
+    out.push_str(&report::text::render(report));
+    out
+}
+
 fn main() -> ExitCode {
     let args = match parse(std::env::args().skip(1)) {
         Ok(a) => a,
@@ -113,6 +138,8 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         }
+    } else if args.compare {
+        compare_text(&report)
     } else {
         report::text::render(&report)
     };

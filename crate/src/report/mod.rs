@@ -1,6 +1,7 @@
 //! Report: the one serde value that the page, the CLI, the JSON export and (later) the share
 //! link all read. Its schema is documented in `docs/report.md`.
 
+pub mod compare;
 pub mod text;
 
 use crate::catalogue::{self, Lang};
@@ -19,6 +20,9 @@ pub struct Report {
     pub lang: Lang,
     pub inputs: Vec<InputReport>,
     pub runs: Vec<Run>,
+    /// Device A versus device B: present when two or more inputs have runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<compare::Comparison>,
     pub findings: Vec<FindingReport>,
 }
 
@@ -136,6 +140,7 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
         lang,
         inputs: ev.inputs.iter().map(|i| input_report(i, lang)).collect(),
         runs: ev.runs.clone(),
+        comparison: compare::build(ev, lang),
         findings,
     }
 }
