@@ -6,9 +6,17 @@
 //! parser gates its patterns behind cheap substring checks.
 
 pub mod bench_table;
+pub mod executorch;
+pub mod genie;
 pub mod json_block;
 pub mod llama_cpp;
+pub mod mediapipe;
+pub mod mlc_llm;
+pub mod mnn;
+pub mod ncnn;
+pub mod onnxruntime;
 pub mod runs;
+pub mod tflite;
 
 use crate::evidence::Run;
 use crate::sniff::Framework;
@@ -34,7 +42,17 @@ pub struct Frameworks {
 impl Frameworks {
     pub fn new(input: &str) -> Self {
         Frameworks {
-            parsers: vec![Box::new(llama_cpp::LlamaCpp::default())],
+            parsers: vec![
+                Box::new(llama_cpp::LlamaCpp::default()),
+                Box::new(mnn::Mnn::default()),
+                Box::new(mlc_llm::MlcLlm::default()),
+                Box::new(onnxruntime::OnnxRuntime::default()),
+                Box::new(tflite::Tflite::default()),
+                Box::new(mediapipe::Mediapipe),
+                Box::new(executorch::Executorch::default()),
+                Box::new(genie::Genie),
+                Box::new(ncnn::Ncnn),
+            ],
             json: JsonBlock::default(),
             runs: RunCollector::new(input),
         }

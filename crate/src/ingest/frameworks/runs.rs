@@ -197,6 +197,18 @@ pub fn num(s: &str) -> Option<f64> {
     t.parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
+/// The quant named inside a model file or id: `q4f16_1`, `Q4_K_M`, `int4`, `w4a16`, `4bit`,
+/// `fp16`. Only explicit tokens count; a bare model name gives nothing.
+pub fn quant_from_name(name: &str) -> Option<String> {
+    use std::sync::OnceLock;
+    static RE: OnceLock<regex::Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(r"(?i)(?:^|[-_./ ])(q\d+f\d+(?:_\d)?|i?q\d_(?:k_[sml]|k|\d(?:_\d_\d)?|[sml])|int[48]|w\d+a\d+|[48]bit|fp16|fp32|bf16|f16|f32)(?:$|[-_./ ])")
+            .expect("quant token")
+    });
+    re.captures(name).map(|c| c[1].to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,6 +253,23 @@ mod tests {
         assert_eq!(num("**7684.08**"), Some(7684.08));
         assert_eq!(num("inf"), None);
         assert_eq!(num("1,234.5"), Some(1234.5));
+    }
+
+    #[test]
+    fn quant_tokens_in_names() {
+        assert_eq!(
+            quant_from_name("Llama-2-7b-chat-hf-q4f16_1-MLC").as_deref(),
+            Some("q4f16_1")
+        );
+        assert_eq!(
+            quant_from_name("gemma-2b-it-cpu-int4.bin").as_deref(),
+            Some("int4")
+        );
+        assert_eq!(
+            quant_from_name("qwen2.5-7b-instruct-q4_k_m.gguf").as_deref(),
+            Some("q4_k_m")
+        );
+        assert_eq!(quant_from_name("Qwen2.5-1.5B-Instruct-MNN"), None);
     }
 
     #[test]
