@@ -239,6 +239,8 @@ const FRAMEWORK_MARKERS: &[(Framework, &[&str])] = &[
             "VerifyEachNodeIsAssignedToAnEp",
             "ort-java",
             "Token Generation Throughput",
+            "Prompt Processing Throughput",
+            "benchmark_e2e",
         ],
     ),
     (
@@ -281,6 +283,8 @@ const FRAMEWORK_MARKERS: &[(Framework, &[&str])] = &[
             "QNN",
             "GenieDialog",
             "HTP",
+            "libQnn",
+            "Failed to create the dialog",
         ],
     ),
     (

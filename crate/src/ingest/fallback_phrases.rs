@@ -48,6 +48,8 @@ pub const BENIGN: &[&str] = &[
     r"(?i)^\s*usage:",
     // A setting being echoed, not an event: "allow_fallback = true", "fallback_to_cpu: 1"
     r"(?i)\b[\w.]*(?:_fallback|fallback_)[\w.]*\s*[:=]",
+    // llama-cpp-python: a chat template choice, not a compute fallback
+    r"(?i)\bfallback\s+chat\s+format\b",
     // TFLite: nothing left on the CPU, or full delegation
     r"(?i)\bremaining\s+0\s+operations\b",
     r"(?i)\ball\s+0\s+operations\s+will\s+run\s+on\s+the\s+cpu",
@@ -241,6 +243,7 @@ mod tests {
             "llama_model_loader: - type q4_0:  193 tensors",
             "system_info: n_threads = 4 / 8 | NEON = 1 | ARM_FMA = 1 | DOTPROD = 1 |",
             "Node supported: [1] Operator type: [Add] index: [3] name: [/add]",
+            "Using fallback chat format: llama-2",
             "[QNN Partitioner Op Support]: aten.add.Tensor | True",
             "INFO: Created TensorFlow Lite XNNPACK delegate for CPU.",
             "[2024-10-17 17:43:01] INFO auto_device.py:88: Not found device: cuda:0",

@@ -31,6 +31,8 @@ struct Columns {
     threads: Option<usize>,
     test: usize,
     speed: usize,
+    /// The header was a markdown row (`|`), not TSV; a row of the other kind does not use it.
+    pipe: bool,
 }
 
 #[derive(Debug, Default)]
@@ -52,13 +54,14 @@ fn re() -> &'static (Regex, Regex) {
     })
 }
 
-fn cells(msg: &str) -> Option<Vec<&str>> {
+/// The cells of a table row, and whether it was a markdown (`|`) row.
+fn cells(msg: &str) -> Option<(Vec<&str>, bool)> {
     let t = msg.trim();
     if t.starts_with('|') {
         let inner = t.trim_start_matches('|').trim_end_matches('|');
-        Some(inner.split('|').map(str::trim).collect())
+        Some((inner.split('|').map(str::trim).collect(), true))
     } else if t.contains('\t') {
-        Some(t.split('\t').map(str::trim).collect())
+        Some((t.split('\t').map(str::trim).collect(), false))
     } else {
         None
     }
@@ -96,7 +99,7 @@ pub fn param_count(s: &str) -> Option<f64> {
 
 impl BenchTable {
     pub fn line(&mut self, msg: &str) -> Option<Row> {
-        let cells = cells(msg)?;
+        let (cells, pipe) = cells(msg)?;
         if cells.len() < 2 {
             return None;
         }
@@ -117,15 +120,29 @@ impl BenchTable {
                 threads: find(&["threads", "n_threads"]),
                 test,
                 speed,
+                pipe,
             });
             return None;
         }
         let (re_test, re_speed) = re();
-        let cols = self.cols.clone().unwrap_or(Columns {
-            test: cells.len().saturating_sub(2),
-            speed: cells.len() - 1,
-            ..Columns::default()
-        });
+        // Without a header (of this row's kind), the last two columns are the test and the
+        // speed, and the first names the model when it carries a quant (`llama 1B Q4_0`).
+        let cols = self
+            .cols
+            .clone()
+            .filter(|c| c.pipe == pipe)
+            .unwrap_or(Columns {
+                model: (cells.len() >= 3
+                    && cells
+                        .first()
+                        .and_then(|m| quant_of_model_column(m))
+                        .is_some())
+                .then_some(0),
+                test: cells.len().saturating_sub(2),
+                speed: cells.len() - 1,
+                pipe,
+                ..Columns::default()
+            });
         let test = cells.get(cols.test)?.trim_matches('*').trim();
         if !re_test.is_match(test) {
             return None;

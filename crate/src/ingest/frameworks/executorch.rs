@@ -39,6 +39,26 @@ fn re() -> &'static Re {
     })
 }
 
+/// The runner prints the observer JSON and the stats block for the same generation, in either
+/// order: a printed phase replaces one derived from the observer with the same token count.
+fn replace_or_add(runs: &mut RunCollector, at: u64, kind: PhaseKind, p: crate::evidence::Phase) {
+    if let Some(run) = runs.open(FW) {
+        let slot = match kind {
+            PhaseKind::Prefill => &mut run.prefill,
+            PhaseKind::Decode => &mut run.decode,
+        };
+        if slot
+            .as_ref()
+            .is_some_and(|old| old.derived && old.tokens == p.tokens)
+        {
+            *slot = Some(p);
+            run.line_end = Some(at);
+            return;
+        }
+    }
+    runs.phase(FW, at, kind, p);
+}
+
 #[derive(Default)]
 pub struct Executorch {
     prompt_tokens: Option<u64>,
@@ -52,7 +72,8 @@ impl FrameworkParser for Executorch {
             return;
         }
         if let Some(c) = r.load.captures(msg) {
-            runs.boundary(FW, at, |r| r.load_ms.is_some() || r.decode.is_some());
+            // A new stats block starts a new run, unless the open one only has the observer's figures.
+            runs.boundary(FW, at, |r| r.decode.as_ref().is_some_and(|d| !d.derived));
             runs.run(FW, at).load_ms = num(&c[1]).map(|s| s * 1000.0);
             return;
         }
@@ -63,7 +84,7 @@ impl FrameworkParser for Executorch {
                 None,
                 num(&c[2]),
             );
-            runs.phase(FW, at, PhaseKind::Prefill, p);
+            replace_or_add(runs, at, PhaseKind::Prefill, p);
             return;
         }
         if let Some(c) = r.decode.captures(msg) {
@@ -73,7 +94,7 @@ impl FrameworkParser for Executorch {
                 None,
                 num(&c[3]),
             );
-            runs.phase(FW, at, PhaseKind::Decode, p);
+            replace_or_add(runs, at, PhaseKind::Decode, p);
             return;
         }
         if let Some(c) = r.threads.captures(msg) {

@@ -111,8 +111,12 @@ impl FrameworkParser for Mnn {
         if let Some(c) = r.model.captures(msg) {
             runs.boundary(FW, at, |r| r.model.is_some() || r.decode.is_some());
             let run = runs.run(FW, at);
-            run.model = Some(c[1].to_string());
-            run.quant = quant_from_name(&c[1]);
+            // `config path is …/Qwen2.5-1.5B-Instruct-MNN/config.json`: the model is the folder.
+            let path = c[1]
+                .trim_end_matches("/config.json")
+                .trim_end_matches("/llm_config.json");
+            run.model = Some(path.rsplit('/').next().unwrap_or(path).to_string());
+            run.quant = quant_from_name(path);
             return;
         }
         if let Some(c) = r.autotime.captures(msg) {

@@ -24,7 +24,7 @@ fn re() -> &'static Re {
         Re {
             placed: r(r"Node\(s\) placed on \[(\w+?)(?:ExecutionProvider)?\]\.\s*Number of nodes:\s*(\d+)"),
             genai: r(r"(Prompt Processing|Token Generation) (Throughput|Latency)(?: \(per token\))?(?: \(\w+\))?\s*[:|]\s*([\d.]+)"),
-            model: r(r"(?:-m|--model_path|--input_folder|Model path:?)\s+(\S+)"),
+            model: r(r"(?:-i|-m|--model_path|--input_folder|Model path:?)\s+(\S+)"),
         }
     })
 }

@@ -50,6 +50,11 @@ pub struct Tflite {
 impl FrameworkParser for Tflite {
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
         let r = re();
+        // benchmark_model and the C++ runtime prefix their own level: `INFO: Num threads: [4]`.
+        let msg = ["INFO: ", "WARNING: ", "ERROR: "]
+            .iter()
+            .find_map(|p| msg.strip_prefix(p))
+            .unwrap_or(msg);
         if let Some(c) = r.delegate.captures(msg) {
             let name = c
                 .iter()
