@@ -30,12 +30,9 @@ impl JsonBlock {
     pub fn line(&mut self, msg: &str, at: u64) -> Option<Doc> {
         if !self.active {
             let t = msg.trim_start();
-            let Some(i) = t
+            let i = t
                 .find(['{', '['])
-                .filter(|&i| i == 0 || t[..i].ends_with("PyTorchObserver "))
-            else {
-                return None;
-            };
+                .filter(|&i| i == 0 || t[..i].ends_with("PyTorchObserver "))?;
             // A `[` only opens a document when what follows looks like JSON, not `[INFO]`.
             let body = &t[i..];
             if body.starts_with('[')

@@ -64,11 +64,10 @@ impl FrameworkParser for Tflite {
                 .map(|m| m.as_str().to_string());
             let run = runs.run(FW, at);
             match name.as_deref() {
-                Some("OpenCL") => {
-                    if !run.devices.iter().any(|d| d == "OpenCL") {
-                        run.devices.push("OpenCL".into());
-                    }
+                Some("OpenCL") if !run.devices.iter().any(|d| d == "OpenCL") => {
+                    run.devices.push("OpenCL".into());
                 }
+                Some("OpenCL") => {}
                 // A GPU or NNAPI delegate outranks the XNNPACK one created for the rest.
                 Some("XNNPACK") if run.backend.is_some() => {}
                 Some(n) => run.backend = Some(n.to_ascii_uppercase()),
