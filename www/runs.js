@@ -37,6 +37,7 @@ export function runFacts(run, t) {
     ['threads', threads.some((v) => v != null) ? threads.map((v) => v ?? '?').join(' / ') : null],
     ['cpu_features', on.length ? on.join(', ') : null],
     ['cpu_features_off', off.length ? off.join(', ') : null],
+    ['cpu_clusters', run.cpu_clusters?.length ? run.cpu_clusters.map((c) => `[${c.cpus.join(' ')}] ${Math.round(c.max_khz / 1000)} MHz`).join(', ') : null],
     ['buffers_mib', run.buffers_mib ? Object.entries(run.buffers_mib).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ') : null],
     ['prefill', phase(run.prefill, t)],
     ['decode', phase(run.decode, t)],

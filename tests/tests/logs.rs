@@ -238,7 +238,8 @@ const CASES: &[Case] = &[
             ("/cpu_features/i8sdot", "false"),
         ],
         fire: &["cpu.missing-dotprod", "fallback.unsupported-op"],
-        quiet: &["measure.mixed-average"],
+        // OpenCL: thread_num is a mode mask there, not threads.
+        quiet: &["measure.mixed-average", "threads.exceeds-big-cores"],
     },
     Case {
         file: "mnn-llm-bench.md",
@@ -384,8 +385,12 @@ const CASES: &[Case] = &[
         file: "ncnn-benchncnn.txt",
         framework: "ncnn",
         runs: 1,
-        facts: &[("/n_threads", "4"), ("/backend", "\"CPU\"")],
-        fire: &[],
+        facts: &[
+            ("/n_threads", "8"),
+            ("/backend", "\"CPU\""),
+            ("/cpu_clusters/0/cpus", "[0, 1, 2, 3]"),
+        ],
+        fire: &["threads.exceeds-big-cores"],
         quiet: &[],
     },
     Case {

@@ -7,7 +7,26 @@ use super::run_facts::{fmt, framework_label, run_ref};
 use super::{Finding, Severity};
 use crate::evidence::{Evidence, Run};
 
-pub const IDS: &[&str] = &["threads.all-cores", "threads.sweep-slower"];
+pub const IDS: &[&str] = &[
+    "threads.all-cores",
+    "threads.exceeds-big-cores",
+    "threads.sweep-slower",
+];
+
+/// (big cores, little cores) from the clusters: the slowest cluster is the little one.
+fn big_little(run: &Run) -> Option<(usize, usize)> {
+    if run.cpu_clusters.len() < 2 {
+        return None;
+    }
+    let little = run
+        .cpu_clusters
+        .iter()
+        .min_by_key(|c| c.max_khz)?
+        .cpus
+        .len();
+    let total: usize = run.cpu_clusters.iter().map(|c| c.cpus.len()).sum();
+    Some((total - little, little))
+}
 
 /// The run is on an ARM (phone) SoC, as far as the log says.
 fn is_arm(run: &Run) -> bool {
@@ -43,6 +62,33 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                     ],
                     count: None,
                     evidence: vec![run_ref(ev, run, format!("n_threads = {n} / {hw}"))],
+                    lines: Vec::new(),
+                    lines_truncated: false,
+                });
+            }
+        }
+        if let (Some(n), Some((big, little))) = (run.n_threads, big_little(run)) {
+            if n as usize > big && big > 0 {
+                let clusters: Vec<String> = run
+                    .cpu_clusters
+                    .iter()
+                    .map(|c| format!("{:?} {} MHz", c.cpus, c.max_khz / 1000))
+                    .collect();
+                out.push(Finding {
+                    id: "threads.exceeds-big-cores",
+                    severity: Severity::Warning,
+                    params: vec![
+                        ("framework", framework_label(run)),
+                        ("n_threads", n.to_string()),
+                        ("big", big.to_string()),
+                        ("little", little.to_string()),
+                    ],
+                    count: None,
+                    evidence: vec![run_ref(
+                        ev,
+                        run,
+                        format!("n_threads = {n}; clusters: {}", clusters.join(", ")),
+                    )],
                     lines: Vec::new(),
                     lines_truncated: false,
                 });

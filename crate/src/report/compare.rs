@@ -99,6 +99,16 @@ fn facts(ev: &Evidence, input: usize, run: &Run, lang: Lang) -> Vec<(String, Opt
         ("threads".into(), threads),
         ("cpu_features".into(), join(&on)),
         ("cpu_features_off".into(), join(&off)),
+        (
+            "cpu_clusters".into(),
+            (!run.cpu_clusters.is_empty()).then(|| {
+                run.cpu_clusters
+                    .iter()
+                    .map(|c| format!("{:?} {} MHz", c.cpus, c.max_khz / 1000))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }),
+        ),
     ];
     for (k, v) in &run.buffers_mib {
         out.push((format!("buffers_mib.{k}"), Some(format!("{v:.2}"))));

@@ -16,6 +16,7 @@ const FW: Framework = Framework::Mnn;
 
 struct Re {
     features: Regex,
+    group: Regex,
     feature: Regex,
     kv: Regex,
     config: Regex,
@@ -29,6 +30,7 @@ fn re() -> &'static Re {
         let r = |p: &str| Regex::new(p).expect("MNN pattern compiles");
         Re {
             features: r(r"The device support(?:s)?:\s*(.+)$"),
+            group: r(r"CPU Group: \[([\d ]+)\],\s*(\d+)\s*-\s*(\d+)"),
             feature: r(r"(\w+):\s*(\d)"),
             kv: r(r"^\s*(prompt tokens num|decode tokens num|output tokens num|prefill time|decode time|prefill speed|decode speed|total speed)\s*=\s*([\d.]+|inf|nan)\s*(s|tok/s)?"),
             config: r(r#""(backend_type|thread_num|precision|llm_model|llm_weight)"\s*:\s*"?([\w./-]+)"?"#),
@@ -88,6 +90,16 @@ impl FrameworkParser for Mnn {
         if msg.starts_with("#####") {
             return;
         }
+        if let Some(c) = r.group.captures(msg) {
+            let cpus: Vec<u32> = c[1]
+                .split_whitespace()
+                .filter_map(|n| n.parse().ok())
+                .collect();
+            if let Ok(max) = c[3].parse() {
+                super::runs::add_cpus(runs.run(FW, at), &cpus, max);
+            }
+            return;
+        }
         if let Some(c) = r.features.captures(msg) {
             let run = runs.run(FW, at);
             for f in r.feature.captures_iter(&c[1]) {
@@ -99,7 +111,17 @@ impl FrameworkParser for Mnn {
             let run = runs.run(FW, at);
             match &c[1] {
                 "backend_type" => run.backend = Some(c[2].to_string()),
-                "thread_num" => run.n_threads = c[2].parse().ok(),
+                // On GPU backends thread_num is a mode mask (4 = tuning, 68 = buffer mode and
+                // autotune), not a thread count.
+                "thread_num"
+                    if run
+                        .backend
+                        .as_deref()
+                        .map_or(true, |b| b.eq_ignore_ascii_case("cpu")) =>
+                {
+                    run.n_threads = c[2].parse().ok()
+                }
+                "thread_num" => {}
                 _ => {
                     if run.quant.is_none() {
                         run.quant = quant_from_name(&c[2]);

@@ -12,6 +12,7 @@ const FW: Framework = Framework::Ncnn;
 
 struct Re {
     header: Regex,
+    freq: Regex,
     vulkan: Regex,
 }
 
@@ -21,6 +22,7 @@ fn re() -> &'static Re {
         let r = |p: &str| Regex::new(p).expect("ncnn pattern compiles");
         Re {
             header: r(r"^(loop_count|num_threads|powersave|gpu_device|cooling_down)\s*=\s*(-?\d+)"),
+            freq: r(r"^(\d+) max freq = (\d+) khz"),
             vulkan: r(r"^\[(\d+) ([^\]]+)\]\s+(?:queueC=|fp16-p/s|fp16p=|bugsbn1=|subgroup=)"),
         }
     })
@@ -47,6 +49,12 @@ impl FrameworkParser for Ncnn {
                     })
                 }
                 _ => {}
+            }
+            return;
+        }
+        if let Some(c) = r.freq.captures(msg) {
+            if let (Ok(cpu), Ok(khz)) = (c[1].parse::<u32>(), c[2].parse::<u64>()) {
+                super::runs::add_cpus(runs.run(FW, at), &[cpu], khz);
             }
             return;
         }

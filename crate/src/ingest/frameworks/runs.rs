@@ -135,6 +135,7 @@ fn setup_of(r: &Run) -> Run {
         n_threads_batch: r.n_threads_batch,
         hw_threads: r.hw_threads,
         cpu_features: r.cpu_features.clone(),
+        cpu_clusters: r.cpu_clusters.clone(),
         buffers_mib: r.buffers_mib.clone(),
         ..Run::default()
     }
@@ -178,6 +179,26 @@ pub fn phase(
         tok_s: printed.or(derived.map(round3)),
         derived: derived.is_some(),
     }
+}
+
+/// Adds CPUs at a maximum frequency to the run's clusters (one cluster per frequency).
+pub fn add_cpus(run: &mut Run, cpus: &[u32], max_khz: u64) {
+    let len = run.cpu_clusters.len();
+    match run.cpu_clusters.iter_mut().find(|c| c.max_khz == max_khz) {
+        Some(c) => {
+            for cpu in cpus {
+                if !c.cpus.contains(cpu) && c.cpus.len() < 256 {
+                    c.cpus.push(*cpu);
+                }
+            }
+        }
+        None if len < 16 => run.cpu_clusters.push(crate::evidence::CpuCluster {
+            cpus: cpus.iter().copied().take(256).collect(),
+            max_khz,
+        }),
+        None => {}
+    }
+    run.cpu_clusters.sort_by_key(|c| c.max_khz);
 }
 
 /// Three decimals: derived figures carry no false precision into the report.
