@@ -4,6 +4,7 @@
 //! lines. `Rate: inf` is missing, not infinite. The QNN partitioner's unsupported ops and the
 //! quantizer's "No quant config" go through the fallback table.
 
+use super::cap;
 use super::json_block::Doc;
 use super::runs::{num, phase, quant_from_name, PhaseKind, RunCollector};
 use super::FrameworkParser;
@@ -14,6 +15,7 @@ use std::sync::OnceLock;
 const FW: Framework = Framework::Executorch;
 
 struct Re {
+    gate: Regex,
     tokens: Regex,
     load: Regex,
     prefill: Regex,
@@ -28,6 +30,16 @@ fn re() -> &'static Re {
     R.get_or_init(|| {
         let r = |p: &str| Regex::new(p).expect("ExecuTorch pattern compiles");
         Re {
+            gate: super::literal_gate(&[
+                "Prompt Tokens",
+                "Model Load Time",
+                "Prompt evaluation",
+                "Generated ",
+                "threadpool",
+                "Qnn",
+                "qnn",
+                ".pte",
+            ]),
             tokens: r(r"Prompt Tokens:\s*(\d+)\s+Generated Tokens:\s*(\d+)"),
             load: r(r"Model Load Time:\s*([\d.]+)\s*\(seconds\)"),
             prefill: r(r"Prompt evaluation:\s*([\d.]+)\s*\(seconds\)\s*Rate:\s*([\w.+-]+)"),
@@ -67,17 +79,20 @@ pub struct Executorch {
 impl FrameworkParser for Executorch {
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
         let r = re();
-        if let Some(c) = r.tokens.captures(msg) {
+        if !r.gate.is_match(msg) {
+            return;
+        }
+        if let Some(c) = cap(&r.tokens, msg) {
             self.prompt_tokens = c[1].parse().ok();
             return;
         }
-        if let Some(c) = r.load.captures(msg) {
+        if let Some(c) = cap(&r.load, msg) {
             // A new stats block starts a new run, unless the open one only has the observer's figures.
             runs.boundary(FW, at, |r| r.decode.as_ref().is_some_and(|d| !d.derived));
             runs.run(FW, at).load_ms = num(&c[1]).map(|s| s * 1000.0);
             return;
         }
-        if let Some(c) = r.prefill.captures(msg) {
+        if let Some(c) = cap(&r.prefill, msg) {
             let p = phase(
                 self.prompt_tokens,
                 num(&c[1]).map(|s| s * 1000.0),
@@ -87,7 +102,7 @@ impl FrameworkParser for Executorch {
             replace_or_add(runs, at, PhaseKind::Prefill, p);
             return;
         }
-        if let Some(c) = r.decode.captures(msg) {
+        if let Some(c) = cap(&r.decode, msg) {
             let p = phase(
                 c[1].parse().ok(),
                 num(&c[2]).map(|s| s * 1000.0),
@@ -97,7 +112,7 @@ impl FrameworkParser for Executorch {
             replace_or_add(runs, at, PhaseKind::Decode, p);
             return;
         }
-        if let Some(c) = r.threads.captures(msg) {
+        if let Some(c) = cap(&r.threads, msg) {
             runs.run(FW, at).n_threads = c[1].parse().ok();
             return;
         }
@@ -106,7 +121,10 @@ impl FrameworkParser for Executorch {
             run.backend.get_or_insert_with(|| "QNN".into());
             return;
         }
-        if let Some(c) = r.pte.captures(msg) {
+        if !msg.contains(".pte") {
+            return;
+        }
+        if let Some(c) = cap(&r.pte, msg) {
             let run = runs.run(FW, at);
             run.model.get_or_insert(c[1].to_string());
             if run.quant.is_none() {

@@ -4,6 +4,7 @@
 //! token counts and rates, and `GenieDialog_create`'s init time. Unit strings differ by tool
 //! (`toks/sec`, `TPS`; `us`, `MICROSEC`), so they are matched loosely.
 
+use super::cap;
 use super::json_block::Doc;
 use super::runs::{phase, PhaseKind, RunCollector};
 use super::FrameworkParser;
@@ -15,6 +16,7 @@ use std::sync::OnceLock;
 const FW: Framework = Framework::Qnn;
 
 struct Re {
+    gate: Regex,
     version: Regex,
     htp: Regex,
     allocated: Regex,
@@ -25,6 +27,7 @@ fn re() -> &'static Re {
     R.get_or_init(|| {
         let r = |p: &str| Regex::new(p).expect("Genie pattern compiles");
         Re {
+            gate: super::literal_gate(&["libGenie", "libQnn", "Allocated total size"]),
             version: r(r"Using libGenie\.so version ([\w.]+)"),
             htp: r(r"libQnn(Htp|Gpu|Cpu|Dsp)\w*\.so"),
             allocated: r(r"Allocated total size = (\d+) across (\d+) buffers"),
@@ -57,18 +60,21 @@ fn kpi(v: &Value, key: &str) -> Option<f64> {
 impl FrameworkParser for Genie {
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
         let r = re();
-        if let Some(c) = r.version.captures(msg) {
+        if !r.gate.is_match(msg) {
+            return;
+        }
+        if let Some(c) = cap(&r.version, msg) {
             runs.boundary(FW, at, |r| r.build.is_some() || r.decode.is_some());
             runs.run(FW, at).build = Some(format!("libGenie {}", &c[1]));
             return;
         }
-        if let Some(c) = r.htp.captures(msg) {
+        if let Some(c) = cap(&r.htp, msg) {
             runs.run(FW, at)
                 .backend
                 .get_or_insert_with(|| format!("QNN {}", c[1].to_ascii_uppercase()));
             return;
         }
-        if let Some(c) = r.allocated.captures(msg) {
+        if let Some(c) = cap(&r.allocated, msg) {
             if let Ok(bytes) = c[1].parse::<f64>() {
                 runs.run(FW, at).buffers_mib.insert(
                     "allocated".into(),

@@ -17,6 +17,7 @@ use super::bench_table::{self, BenchTable};
 use super::json_block::Doc;
 use super::runs::{num, phase, PhaseKind, RunCollector};
 use super::FrameworkParser;
+use super::{cap, cap_if};
 use crate::evidence::{BenchRow, Run};
 use crate::sniff::Framework;
 use regex::Regex;
@@ -25,6 +26,7 @@ use std::sync::OnceLock;
 const FW: Framework = Framework::LlamaCpp;
 
 struct Re {
+    gate: Regex,
     build: Regex,
     loaded: Regex,
     loading: Regex,
@@ -59,6 +61,7 @@ fn re() -> &'static Re {
     R.get_or_init(|| {
         let r = |p: &str| Regex::new(p).expect("llama.cpp pattern compiles");
         Re {
+            gate: super::literal_gate(&["eval time", "load time", "predict time", "system", "CPU : ", "AVX = ", "build", "loading model", "llama_model_loader", "print_info", "llm_load_print_meta", "llama_model_load", "buffer size", "kv self size", "mem required", "threadpool", "ggml_", "Vulkan", "Device ", "using device"]),
             build: r(r"^(?:main: )?build\s*[:=]\s*(\w+) \((\w+)\)(?: with (.+?) for (\S+))?"),
             loaded: r(r"llama_model_loader: loaded meta data with \d+ key-value pairs and \d+ tensors from (.+?)(?: \(version .*\))?\s*$"),
             loading: r(r"(?:^llama\.cpp|^llama_model_load|^main|^llama_load_model_from_file|^llama_model_load_from_file_impl): loading model from '?([^' ]+)'?"),
@@ -130,7 +133,7 @@ impl LlamaCpp {
     fn system_info(&self, msg: &str, at: u64, runs: &mut RunCollector) {
         let r = re();
         let run = runs.run(FW, at);
-        if let Some(c) = r.threads.captures(msg) {
+        if let Some(c) = cap(&r.threads, msg) {
             run.n_threads = c.get(1).and_then(|m| m.as_str().parse().ok());
             run.n_threads_batch = c.get(2).and_then(|m| m.as_str().parse().ok());
             run.hw_threads = c.get(3).and_then(|m| m.as_str().parse().ok());
@@ -141,7 +144,7 @@ impl LlamaCpp {
             if seg.contains("n_threads") {
                 continue;
             }
-            if let Some(c) = r.flag.captures(seg.trim()) {
+            if let Some(c) = cap(&r.flag, seg.trim()) {
                 let name = c[1].to_string();
                 match &c[2] {
                     "0" => {
@@ -228,6 +231,24 @@ impl LlamaCpp {
             .collect();
         bench_object(&obj, at, runs);
         true
+    }
+}
+
+impl LlamaCpp {
+    /// llama-bench rows: CSV after its header, markdown or TSV tables.
+    fn rows(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
+        if (self.csv_cols.is_some() || msg.starts_with("build_commit,"))
+            && self.csv_line(msg, at, runs)
+        {
+            return;
+        }
+        if msg.contains('|') || msg.contains('\t') {
+            if let Some(row) = self.table.line(msg) {
+                if !self.table.mnn_header {
+                    self.bench_row(row, at, runs);
+                }
+            }
+        }
     }
 }
 
@@ -349,6 +370,10 @@ fn clean_quant(s: &str) -> String {
 impl FrameworkParser for LlamaCpp {
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
         let r = re();
+        if !r.gate.is_match(msg) {
+            self.rows(msg, at, runs);
+            return;
+        }
         // Timings first: a terminal may fold several of them onto one line.
         if msg.contains("eval time") {
             let mut hit = false;
@@ -371,7 +396,7 @@ impl FrameworkParser for LlamaCpp {
                 return;
             }
         }
-        if let Some(c) = r.load_time.captures(msg) {
+        if let Some(c) = cap_if(msg.contains("load time"), &r.load_time, msg) {
             if let Some(run) = runs.open(FW) {
                 run.load_ms = num(&c[1]);
                 run.line_end = Some(at);
@@ -380,7 +405,7 @@ impl FrameworkParser for LlamaCpp {
             }
             return;
         }
-        if let Some(c) = r.predict.captures(msg) {
+        if let Some(c) = cap_if(msg.contains("predict time"), &r.predict, msg) {
             runs.phase(
                 FW,
                 at,
@@ -399,7 +424,7 @@ impl FrameworkParser for LlamaCpp {
             }
             return;
         }
-        if let Some(c) = r.build.captures(msg) {
+        if let Some(c) = cap_if(msg.contains("build"), &r.build, msg) {
             let (a, b) = (&c[1], &c[2]);
             if a.chars().all(|ch| ch.is_ascii_digit()) {
                 // A banner: `build: 4621 (6eecde3c) with clang … for aarch64-…` starts a run.
@@ -417,29 +442,29 @@ impl FrameworkParser for LlamaCpp {
             }
             return;
         }
-        if let Some(c) = r.loaded.captures(msg) {
+        if let Some(c) = cap_if(msg.contains("loaded meta data"), &r.loaded, msg) {
             runs.boundary(FW, at, |r| {
                 r.model.is_some() || !r.tensor_types.is_empty() || r.decode.is_some()
             });
             runs.run(FW, at).model = Some(basename(&c[1]).to_string());
             return;
         }
-        if let Some(c) = r.loading.captures(msg) {
+        if let Some(c) = cap_if(msg.contains("loading model from"), &r.loading, msg) {
             runs.boundary(FW, at, |r| r.model.is_some() || r.decode.is_some());
             runs.run(FW, at).model = Some(basename(&c[1]).to_string());
             return;
         }
         if msg.starts_with("llama_model_loader:") {
-            if let Some(c) = r.tensor_type.captures(msg) {
+            if let Some(c) = cap(&r.tensor_type, msg) {
                 let run = runs.run(FW, at);
                 if let Ok(n) = c[2].parse::<u64>() {
                     *run.tensor_types.entry(c[1].to_string()).or_insert(0) += n;
                 }
-            } else if let Some(c) = r.general_name.captures(msg) {
+            } else if let Some(c) = cap(&r.general_name, msg) {
                 runs.run(FW, at)
                     .model
                     .get_or_insert_with(|| c[1].to_string());
-            } else if let Some(c) = r.file_type_kv.captures(msg) {
+            } else if let Some(c) = cap(&r.file_type_kv, msg) {
                 let run = runs.run(FW, at);
                 if run.quant.is_none() {
                     if let Some(q) = c[1].parse().ok().and_then(ftype_name) {
@@ -450,7 +475,7 @@ impl FrameworkParser for LlamaCpp {
             }
             return;
         }
-        if let Some(c) = r.ftype.captures(msg) {
+        if let Some(c) = cap_if(msg.contains("type"), &r.ftype, msg) {
             let run = runs.run(FW, at);
             if run.quant.is_none() || self.quant_from_kv {
                 run.quant = Some(clean_quant(&c[1]));
@@ -458,13 +483,13 @@ impl FrameworkParser for LlamaCpp {
             }
             return;
         }
-        if let Some(c) = r.ftype_2023.captures(msg) {
+        if let Some(c) = cap_if(msg.starts_with("llama_model_load:"), &r.ftype_2023, msg) {
             if let Some(q) = c[1].parse().ok().and_then(ftype_name) {
                 runs.run(FW, at).quant.get_or_insert_with(|| q.to_string());
             }
             return;
         }
-        if let Some(c) = r.size.captures(msg) {
+        if let Some(c) = cap_if(msg.contains(" size"), &r.size, msg) {
             let run = runs.run(FW, at);
             let v = num(&c[1]).unwrap_or(0.0);
             match (&c[2], c.get(3)) {
@@ -485,11 +510,11 @@ impl FrameworkParser for LlamaCpp {
             }
             return;
         }
-        if let Some(c) = r.size_2023.captures(msg) {
+        if let Some(c) = cap_if(msg.starts_with("llama_model_load:"), &r.size_2023, msg) {
             runs.run(FW, at).model_bytes = num(&c[1]).map(mib_to_bytes);
             return;
         }
-        if let Some(c) = r.params.captures(msg) {
+        if let Some(c) = cap_if(msg.contains("model params"), &r.params, msg) {
             let mul = match &c[2] {
                 "K" => 1e3,
                 "M" => 1e6,
@@ -500,7 +525,7 @@ impl FrameworkParser for LlamaCpp {
             return;
         }
         if msg.contains("buffer size") {
-            if let Some(c) = r.buffer.captures(msg) {
+            if let Some(c) = cap(&r.buffer, msg) {
                 let name = c[1].to_string();
                 let kind = c.get(2).map_or("model", |m| m.as_str());
                 if let Some(v) = num(&c[3]) {
@@ -525,24 +550,26 @@ impl FrameworkParser for LlamaCpp {
                 return;
             }
         }
-        if let Some(c) = r.threadpool.captures(msg) {
+        if let Some(c) = cap_if(msg.contains("threadpool"), &r.threadpool, msg) {
             runs.run(FW, at)
                 .n_threads
                 .get_or_insert(c[1].parse().unwrap_or(0));
             return;
         }
-        let device = r
-            .vulkan
-            .captures(msg)
-            .map(|c| c[3].to_string())
-            .or_else(|| r.opencl.captures(msg).map(|c| c[1].to_string()))
-            .or_else(|| r.cuda.captures(msg).map(|c| c[2].to_string()))
-            .or_else(|| r.metal.captures(msg).map(|c| c[1].to_string()))
-            .or_else(|| {
-                r.using_device
-                    .captures(msg)
-                    .map(|c| format!("{} ({})", &c[1], &c[2]))
-            });
+        let device = if msg.contains("ggml_")
+            || msg.starts_with("Vulkan")
+            || msg.contains("Device ")
+            || msg.contains("using device")
+        {
+            cap(&r.vulkan, msg)
+                .map(|c| c[3].to_string())
+                .or_else(|| cap(&r.opencl, msg).map(|c| c[1].to_string()))
+                .or_else(|| cap(&r.cuda, msg).map(|c| c[2].to_string()))
+                .or_else(|| cap(&r.metal, msg).map(|c| c[1].to_string()))
+                .or_else(|| cap(&r.using_device, msg).map(|c| format!("{} ({})", &c[1], &c[2])))
+        } else {
+            None
+        };
         if let Some(d) = device {
             let run = runs.run(FW, at);
             if !run.devices.contains(&d) && run.devices.len() < 16 {
@@ -550,16 +577,7 @@ impl FrameworkParser for LlamaCpp {
             }
             return;
         }
-        if self.csv_line(msg, at, runs) {
-            return;
-        }
-        if msg.contains('|') || msg.contains('\t') {
-            if let Some(row) = self.table.line(msg) {
-                if !self.table.mnn_header {
-                    self.bench_row(row, at, runs);
-                }
-            }
-        }
+        self.rows(msg, at, runs);
     }
 
     fn doc(&mut self, doc: &Doc, runs: &mut RunCollector) {

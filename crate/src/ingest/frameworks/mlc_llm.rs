@@ -3,6 +3,7 @@
 //! and backend from the model id or library name (`Llama-2-7b-chat-hf-q4f16_1-Vulkan.so`), and
 //! the devices `auto_device` found.
 
+use super::cap;
 use super::runs::{num, phase, quant_from_name, round3, PhaseKind, RunCollector};
 use super::FrameworkParser;
 use crate::evidence::Phase;
@@ -13,6 +14,7 @@ use std::sync::OnceLock;
 const FW: Framework = Framework::MlcLlm;
 
 struct Re {
+    gate: Regex,
     stats: Regex,
     counts: Regex,
     per_token: Regex,
@@ -26,6 +28,7 @@ fn re() -> &'static Re {
     R.get_or_init(|| {
         let r = |p: &str| Regex::new(p).expect("MLC pattern compiles");
         Re {
+            gate: super::literal_gate(&["tok/s", "tokens:", "decoding-time", "Found device", "f16", "f32"]),
             stats: r(r"prefill:\s*([\d.]+|inf|nan)\s*tok/s,\s*decode:\s*([\d.]+|inf|nan)\s*tok/s"),
             counts: r(r"prompt tokens:\s*(\d+),\s*completion tokens:\s*(\d+)"),
             per_token: r(r"decoding-time=([\d.]+)ms"),
@@ -45,7 +48,10 @@ pub struct MlcLlm {
 impl FrameworkParser for MlcLlm {
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
         let r = re();
-        if let Some(c) = r.stats.captures(msg) {
+        if !r.gate.is_match(msg) {
+            return;
+        }
+        if let Some(c) = cap(&r.stats, msg) {
             runs.phase(
                 FW,
                 at,
@@ -62,7 +68,7 @@ impl FrameworkParser for MlcLlm {
             self.per_token_ms = 0.0;
             return;
         }
-        if let Some(c) = r.counts.captures(msg) {
+        if let Some(c) = cap(&r.counts, msg) {
             if let Some(run) = runs.open(FW) {
                 if let Some(p) = run.prefill.as_mut() {
                     p.tokens.get_or_insert(c[1].parse().unwrap_or(0));
@@ -74,7 +80,7 @@ impl FrameworkParser for MlcLlm {
             }
             return;
         }
-        if let Some(c) = r.per_token.captures(msg) {
+        if let Some(c) = cap(&r.per_token, msg) {
             if let Some(ms) = num(&c[1]) {
                 self.per_token_ms += ms;
                 self.per_token_n += 1;
@@ -91,7 +97,7 @@ impl FrameworkParser for MlcLlm {
             }
             return;
         }
-        if let Some(c) = r.found.captures(msg) {
+        if let Some(c) = cap(&r.found, msg) {
             let run = runs.run(FW, at);
             let d = format!("{}:{}", &c[1], &c[2]);
             if !run.devices.contains(&d) {
@@ -99,10 +105,11 @@ impl FrameworkParser for MlcLlm {
             }
             return;
         }
-        if msg.contains('f') {
-            if let Some(c) = r.model_id.captures(msg) {
+        // Model ids carry `q4f16_1`-style quants: a cheap gate before the regex.
+        if msg.contains("f16") || msg.contains("f32") {
+            if let Some(c) = cap(&r.model_id, msg) {
                 let id = c[1].rsplit(['/', '\\']).next().unwrap_or(&c[1]).to_string();
-                let backend = r.lib_backend.captures(msg).map(|b| b[1].to_string());
+                let backend = cap(&r.lib_backend, msg).map(|b| b[1].to_string());
                 let run = runs.run(FW, at);
                 run.model.get_or_insert(id.clone());
                 if run.quant.is_none() {

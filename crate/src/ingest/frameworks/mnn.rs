@@ -5,6 +5,7 @@
 //! log, and llm_bench markdown tables.
 
 use super::bench_table::{quant_of_model_column, BenchTable};
+use super::cap;
 use super::runs::{num, phase, quant_from_name, PhaseKind, RunCollector};
 use super::FrameworkParser;
 use crate::evidence::BenchRow;
@@ -15,6 +16,7 @@ use std::sync::OnceLock;
 const FW: Framework = Framework::Mnn;
 
 struct Re {
+    gate: Regex,
     features: Regex,
     group: Regex,
     feature: Regex,
@@ -29,6 +31,7 @@ fn re() -> &'static Re {
     R.get_or_init(|| {
         let r = |p: &str| Regex::new(p).expect("MNN pattern compiles");
         Re {
+            gate: super::literal_gate(&["tokens num", " time =", "speed =", "The device support", "CPU Group", "\"backend_type\"", "\"thread_num\"", "\"precision\"", "\"llm_model\"", "\"llm_weight\"", "model path is", "config path is", "load model from", "Load model", "cost time"]),
             features: r(r"The device support(?:s)?:\s*(.+)$"),
             group: r(r"CPU Group: \[([\d ]+)\],\s*(\d+)\s*-\s*(\d+)"),
             feature: r(r"(\w+):\s*(\d)"),
@@ -52,7 +55,10 @@ pub struct Mnn {
 impl FrameworkParser for Mnn {
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
         let r = re();
-        if let Some(c) = r.kv.captures(msg) {
+        if !r.gate.is_match(msg) && !msg.contains('|') {
+            return;
+        }
+        if let Some(c) = cap(&r.kv, msg) {
             let v = num(&c[2]);
             match &c[1] {
                 "prompt tokens num" => self.prompt_tokens = v.map(|v| v as u64),
@@ -90,7 +96,7 @@ impl FrameworkParser for Mnn {
         if msg.starts_with("#####") {
             return;
         }
-        if let Some(c) = r.group.captures(msg) {
+        if let Some(c) = cap(&r.group, msg) {
             let cpus: Vec<u32> = c[1]
                 .split_whitespace()
                 .filter_map(|n| n.parse().ok())
@@ -100,14 +106,14 @@ impl FrameworkParser for Mnn {
             }
             return;
         }
-        if let Some(c) = r.features.captures(msg) {
+        if let Some(c) = cap(&r.features, msg) {
             let run = runs.run(FW, at);
             for f in r.feature.captures_iter(&c[1]) {
                 run.cpu_features.insert(f[1].to_string(), &f[2] == "1");
             }
             return;
         }
-        if let Some(c) = r.config.captures(msg) {
+        if let Some(c) = cap(&r.config, msg) {
             let run = runs.run(FW, at);
             match &c[1] {
                 "backend_type" => run.backend = Some(c[2].to_string()),
@@ -130,7 +136,7 @@ impl FrameworkParser for Mnn {
             }
             return;
         }
-        if let Some(c) = r.model.captures(msg) {
+        if let Some(c) = cap(&r.model, msg) {
             runs.boundary(FW, at, |r| r.model.is_some() || r.decode.is_some());
             let run = runs.run(FW, at);
             // `config path is …/Qwen2.5-1.5B-Instruct-MNN/config.json`: the model is the folder.
@@ -141,7 +147,7 @@ impl FrameworkParser for Mnn {
             run.quant = quant_from_name(path);
             return;
         }
-        if let Some(c) = r.autotime.captures(msg) {
+        if let Some(c) = cap(&r.autotime, msg) {
             if let Some(run) = runs.open(FW) {
                 run.load_ms = num(&c[2]);
                 run.line_end = Some(at);

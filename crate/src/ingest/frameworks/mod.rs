@@ -90,3 +90,29 @@ fn finalize(run: &mut Run) {
         llama_cpp::finalize(run);
     }
 }
+
+/// `re.captures(text)`, but only after the cheaper `is_match` says there is one: most lines
+/// match none of a parser's patterns, and building captures for a miss dominates the cost.
+pub fn cap<'t>(re: &regex::Regex, text: &'t str) -> Option<regex::Captures<'t>> {
+    if re.is_match(text) {
+        re.captures(text)
+    } else {
+        None
+    }
+}
+
+/// A pattern matching any of `words` literally: a parser's first, cheap check that a line can
+/// concern it at all (most lines of a log concern no parser).
+pub fn literal_gate(words: &[&str]) -> regex::Regex {
+    let alternation: Vec<String> = words.iter().map(|w| regex::escape(w)).collect();
+    regex::Regex::new(&alternation.join("|")).expect("escaped literals compile")
+}
+
+/// [`cap`] behind a cheaper condition (a substring the pattern needs).
+pub fn cap_if<'t>(cond: bool, re: &regex::Regex, text: &'t str) -> Option<regex::Captures<'t>> {
+    if cond {
+        cap(re, text)
+    } else {
+        None
+    }
+}

@@ -2,6 +2,7 @@
 //! `gpu_device`), the Vulkan device capability lines in both layouts, and per-core max
 //! frequencies. benchncnn reports latency per model, not tokens.
 
+use super::cap;
 use super::runs::RunCollector;
 use super::FrameworkParser;
 use crate::sniff::Framework;
@@ -34,7 +35,7 @@ pub struct Ncnn;
 impl FrameworkParser for Ncnn {
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
         let r = re();
-        if let Some(c) = r.header.captures(msg) {
+        if let Some(c) = cap(&r.header, msg) {
             if &c[1] == "loop_count" {
                 runs.boundary(FW, at, |r| r.n_threads.is_some());
             }
@@ -52,13 +53,13 @@ impl FrameworkParser for Ncnn {
             }
             return;
         }
-        if let Some(c) = r.freq.captures(msg) {
+        if let Some(c) = cap(&r.freq, msg) {
             if let (Ok(cpu), Ok(khz)) = (c[1].parse::<u32>(), c[2].parse::<u64>()) {
                 super::runs::add_cpus(runs.run(FW, at), &[cpu], khz);
             }
             return;
         }
-        if let Some(c) = r.vulkan.captures(msg) {
+        if let Some(c) = cap(&r.vulkan, msg) {
             let run = runs.run(FW, at);
             let d = c[2].trim().to_string();
             if !run.devices.contains(&d) {

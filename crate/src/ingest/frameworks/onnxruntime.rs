@@ -3,6 +3,7 @@
 //! as `Average Prompt Processing Throughput (per token): 453.40 tps` or as a markdown table.
 //! ORT itself prints no token speeds; NNAPI / QNN unsupported nodes go through the fallback table.
 
+use super::cap;
 use super::runs::{num, phase, PhaseKind, RunCollector};
 use super::FrameworkParser;
 use crate::sniff::Framework;
@@ -12,6 +13,7 @@ use std::sync::OnceLock;
 const FW: Framework = Framework::OnnxRuntime;
 
 struct Re {
+    gate: Regex,
     placed: Regex,
     genai: Regex,
     model: Regex,
@@ -22,6 +24,7 @@ fn re() -> &'static Re {
     R.get_or_init(|| {
         let r = |p: &str| Regex::new(p).expect("ORT pattern compiles");
         Re {
+            gate: super::literal_gate(&["placed on", "Throughput", "Latency", "benchmark", "genai", "Model path"]),
             placed: r(r"Node\(s\) placed on \[(\w+?)(?:ExecutionProvider)?\]\.\s*Number of nodes:\s*(\d+)"),
             genai: r(r"(Prompt Processing|Token Generation) (Throughput|Latency)(?: \(per token\))?(?: \(\w+\))?\s*[:|]\s*([\d.]+)"),
             model: r(r"(?:-i|-m|--model_path|--input_folder|Model path:?)\s+(\S+)"),
@@ -41,7 +44,10 @@ pub struct OnnxRuntime {
 impl FrameworkParser for OnnxRuntime {
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
         let r = re();
-        if let Some(c) = r.placed.captures(msg) {
+        if !r.gate.is_match(msg) {
+            return;
+        }
+        if let Some(c) = cap(&r.placed, msg) {
             let ep = c[1].to_string();
             let n: u64 = c[2].parse().unwrap_or(0);
             match self.placed.iter_mut().find(|(e, _)| *e == ep) {
@@ -59,7 +65,7 @@ impl FrameworkParser for OnnxRuntime {
             run.backend = best;
             return;
         }
-        if let Some(c) = r.genai.captures(msg) {
+        if let Some(c) = cap(&r.genai, msg) {
             let Some(v) = num(&c[3]) else { return };
             match (&c[1], &c[2]) {
                 ("Prompt Processing", "Latency") => self.prompt_latency_ms = Some(v),
@@ -83,8 +89,8 @@ impl FrameworkParser for OnnxRuntime {
             }
             return;
         }
-        if let Some(c) = r.model.captures(msg) {
-            if msg.contains("benchmark") || msg.contains("genai") || msg.starts_with("Model path") {
+        if msg.contains("benchmark") || msg.contains("genai") || msg.starts_with("Model path") {
+            if let Some(c) = cap(&r.model, msg) {
                 let run = runs.run(FW, at);
                 run.model.get_or_insert(c[1].to_string());
                 if run.quant.is_none() {

@@ -4,6 +4,7 @@
 //! The GPU delegate's unsupported-op lists and "N operations will run on the GPU, and the
 //! remaining M ... on the CPU" go through the fallback table.
 
+use super::cap;
 use super::runs::{num, phase, quant_from_name, PhaseKind, RunCollector};
 use super::FrameworkParser;
 use crate::sniff::Framework;
@@ -13,6 +14,7 @@ use std::sync::OnceLock;
 const FW: Framework = Framework::Tflite;
 
 struct Re {
+    gate: Regex,
     delegate: Regex,
     bench_setting: Regex,
     init: Regex,
@@ -29,6 +31,7 @@ fn re() -> &'static Re {
     R.get_or_init(|| {
         let r = |p: &str| Regex::new(p).expect("TFLite pattern compiles");
         Re {
+            gate: super::literal_gate(&["elegate", "OpenCL-based", "Num threads", "Use gpu", "Use nnapi", "Graph", "Inference timings", "model file size", "speed", "Speed", "Turn ", "accelerator", "backend", "Executor initialization", "init_time", "model_load_time", "litert", "LiteRt", "model_path"]),
             delegate: r(r"(?i)(?:Created TensorFlow Lite (XNNPACK) delegate for CPU|Created TensorFlow Lite delegate for (GPU)|(GPU) delegate created|Created \d+ (GPU) delegate kernels|Initialized (OpenCL)-based API|Created TensorFlow Lite delegate for (NNAPI)|(NNAPI) delegate created|(Hexagon) delegate)"),
             bench_setting: r(r"^(Num threads|Use gpu|Use xnnpack|Use nnapi|Graph):?\s*\[([^\]]*)\]"),
             init: r(r"Inference timings in us: Init: (\d+)"),
@@ -50,12 +53,20 @@ pub struct Tflite {
 impl FrameworkParser for Tflite {
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
         let r = re();
+        if !r.gate.is_match(msg) {
+            return;
+        }
         // benchmark_model and the C++ runtime prefix their own level: `INFO: Num threads: [4]`.
         let msg = ["INFO: ", "WARNING: ", "ERROR: "]
             .iter()
             .find_map(|p| msg.strip_prefix(p))
             .unwrap_or(msg);
-        if let Some(c) = r.delegate.captures(msg) {
+        let delegate = if msg.contains("elegate") || msg.contains("OpenCL-based") {
+            cap(&r.delegate, msg)
+        } else {
+            None
+        };
+        if let Some(c) = delegate {
             let name = c
                 .iter()
                 .skip(1)
@@ -75,7 +86,7 @@ impl FrameworkParser for Tflite {
             }
             return;
         }
-        if let Some(c) = r.bench_setting.captures(msg) {
+        if let Some(c) = cap(&r.bench_setting, msg) {
             let v = c[2].trim();
             match &c[1] {
                 "Num threads" => {
@@ -99,16 +110,16 @@ impl FrameworkParser for Tflite {
             }
             return;
         }
-        if let Some(c) = r.init.captures(msg) {
+        if let Some(c) = cap(&r.init, msg) {
             runs.run(FW, at).load_ms = num(&c[1]).map(|us| us / 1000.0);
             return;
         }
-        if let Some(c) = r.size.captures(msg) {
+        if let Some(c) = cap(&r.size, msg) {
             runs.run(FW, at).model_bytes =
                 num(&c[1]).map(|mb| (mb * 1024.0 * 1024.0).round() as u64);
             return;
         }
-        if let Some(c) = r.lm_turn.captures(msg) {
+        if let Some(c) = cap(&r.lm_turn, msg) {
             let kind = if c[1].eq_ignore_ascii_case("prefill") {
                 PhaseKind::Prefill
             } else {
@@ -118,7 +129,7 @@ impl FrameworkParser for Tflite {
             self.turn = Some((kind, c[2].parse().unwrap_or(0), secs * 1000.0));
             return;
         }
-        if let Some(c) = r.lm_speed.captures(msg) {
+        if let Some(c) = cap(&r.lm_speed, msg) {
             let kind = if c[1].eq_ignore_ascii_case("prefill") {
                 PhaseKind::Prefill
             } else {
@@ -131,17 +142,17 @@ impl FrameworkParser for Tflite {
             runs.phase(FW, at, kind, phase(tokens, ms, None, num(&c[2])));
             return;
         }
-        if let Some(c) = r.lm_accel.captures(msg) {
+        if let Some(c) = cap(&r.lm_accel, msg) {
             runs.run(FW, at).backend = Some(c[1].to_ascii_uppercase());
             return;
         }
-        if let Some(c) = r.lm_init.captures(msg) {
+        if let Some(c) = cap(&r.lm_init, msg) {
             let mul = if &c[2] == "s" { 1000.0 } else { 1.0 };
             runs.run(FW, at).load_ms = num(&c[1]).map(|v| v * mul);
             return;
         }
         if msg.contains("litert") || msg.contains("LiteRt") || msg.contains("model_path") {
-            if let Some(c) = r.lm_model.captures(msg) {
+            if let Some(c) = cap(&r.lm_model, msg) {
                 let run = runs.run(FW, at);
                 run.model.get_or_insert(c[1].to_string());
                 if run.quant.is_none() {
