@@ -80,7 +80,7 @@ fn re() -> &'static Re {
             threads: r(r"n_threads\s*=\s*(\d+)(?:\s*\(n_threads_batch\s*=\s*(\d+)\))?\s*/\s*(\d+)"),
             flag: r(r"([A-Za-z][A-Za-z0-9_]*)\s*=\s*(\d+)\s*$"),
             threadpool: r(r"llama threadpool init, n_threads = (\d+)"),
-            timing: r(r#"(?:^|[:|"]\s*)(prompt eval time|eval time)\s*=\s*([\d.]+)\s*ms\s*/\s*(\d+)\s*(?:tokens|runs)\s*\(\s*([\d.]+)\s*ms per token(?:,\s*([\w.+-]+)\s*tokens per second)?"#),
+            timing: r(r#"(?:^|[:|"]\s*)(prompt eval time|generation eval time|eval time)\s*=\s*([\d.]+)\s*ms\s*/\s*(\d+)\s*(?:tokens|runs)\s*\(\s*([\d.]+)\s*ms per token(?:,\s*([\w.+-]+)\s*tokens per second)?"#),
             load_time: r(r"^(?:llama_perf_context_print|llama_print_timings|main):\s+load time\s*=\s*([\d.]+)\s*ms"),
             predict: r(r"^main:\s+predict time\s*=\s*([\d.]+)\s*ms\s*/\s*([\d.]+)\s*ms per token"),
             vulkan: r(r"^(?:ggml_vulkan: (\d+) = |Vulkan(\d+): )(.+?) \((.+?)\) \|"),
@@ -776,5 +776,20 @@ build_commit,build_number,cpu_info,model_filename,model_type,model_size,model_n_
         assert_eq!(b.bench[0].tok_s, 12.5);
         assert_eq!(b.model_bytes, Some(3825065984));
         assert_eq!(b.n_threads, Some(4));
+    }
+
+    #[test]
+    fn old_server_json_logs_and_jni_system_info() {
+        let runs = parse(
+            r#"system info:AVX = 0 | AVX2 = 0 | AVX512 = 0 | NEON = 1 | ARM_FMA = 1 | F16C = 0 | FP16_VA = 1 | WASM_SIMD = 0 | BLAS = 0 | SSE3 = 0 | VSX = 0 |
+{"tid":"0x1f8","timestamp":1707301911,"level":"INFO","function":"print_timings","line":253,"msg":"prompt eval time =     563.34 ms /    15 tokens (   37.56 ms per token,    26.63 tokens per second)","slot_id":0,"t_prompt_processing":563.34,"num_prompt_tokens_processed":15}
+{"tid":"0x1f8","timestamp":1707301911,"level":"INFO","function":"print_timings","line":267,"msg":"generation eval time =    5180.11 ms /   100 runs   (   51.80 ms per token,    19.30 tokens per second)","slot_id":0}"#,
+        );
+        assert_eq!(runs.len(), 1);
+        let r = &runs[0];
+        assert_eq!(r.cpu_features.get("FP16_VA"), Some(&true));
+        assert_eq!(r.cpu_features.get("AVX2"), Some(&false));
+        assert_eq!(r.prefill.as_ref().and_then(|p| p.tok_s), Some(26.63));
+        assert_eq!(r.decode.as_ref().and_then(|p| p.tok_s), Some(19.3));
     }
 }
