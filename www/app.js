@@ -81,7 +81,7 @@ export function renderReport(report) {
   renderInputs(report.inputs);
   renderComparison($('#compare'), report.comparison, t);
   renderFindings(report.findings);
-  renderRuns($('#runs'), report.runs, t);
+  renderRuns($('#runs'), report.runs, t, report.inputs);
 }
 
 function el(tag, attrs = {}, ...children) {

@@ -19,12 +19,12 @@ function phase(p, t) {
 }
 
 /** [field, text] pairs of one run, only the facts the log stated. */
-export function runFacts(run, t) {
+export function runFacts(run, t, labels = {}) {
   const on = Object.entries(run.cpu_features ?? {}).filter(([, v]) => v).map(([k]) => k);
   const off = Object.entries(run.cpu_features ?? {}).filter(([, v]) => !v).map(([k]) => k);
   const threads = [run.n_threads, run.n_threads_batch, run.hw_threads];
   const rows = [
-    ['framework', run.framework_label ?? run.framework],
+    ['framework', labels[run.framework] ?? run.framework],
     ['build', run.build],
     ['backend', run.backend],
     ['devices', run.devices?.join(', ')],
@@ -47,8 +47,12 @@ export function runFacts(run, t) {
   return rows.filter(([, v]) => v != null && v !== '');
 }
 
-/** Renders `runs` into `box`: a heading per run (input and lines) and its facts table. */
-export function renderRuns(box, runs, t) {
+/**
+ * Renders `runs` into `box`: a heading per run (input and lines) and its facts table. `inputs`
+ * (the report's) give the frameworks' display names.
+ */
+export function renderRuns(box, runs, t, inputs = []) {
+  const labels = Object.fromEntries(inputs.filter((i) => i.framework).map((i) => [i.framework, i.framework_label]));
   box.replaceChildren();
   if (!runs?.length) {
     box.append(cell('p', t('ui.runs.none'), { class: 'muted' }));
@@ -58,7 +62,7 @@ export function renderRuns(box, runs, t) {
     const where = run.line_start != null ? `${run.input}:${run.line_start}-${run.line_end ?? run.line_start}` : run.input;
     const table = document.createElement('table');
     table.className = 'facts';
-    for (const [field, value] of runFacts(run, t)) {
+    for (const [field, value] of runFacts(run, t, labels)) {
       const tr = document.createElement('tr');
       tr.setAttribute('data-fact', field);
       tr.append(cell('th', t(`ui.fact.${field}`)), cell('td', String(value)));

@@ -69,6 +69,7 @@ test('dropping the seed-000 pair shows fallback, missing dotprod, expanded weigh
   assert.equal(await page.locator('#runs .run').count(), 2);
   const runB = page.locator('#runs .run[data-input="device-b.log"]');
   assert.equal(await runB.locator('tr[data-fact="quant"] td').textContent(), 'Q4_0');
+  assert.equal(await runB.locator('tr[data-fact="framework"] td').textContent(), 'llama.cpp');
   assert.match(await runB.locator('tr[data-fact="cpu_features_off"] td').textContent(), /DOTPROD/);
   assert.deepEqual(errors, []);
   await context.close();

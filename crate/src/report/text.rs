@@ -91,29 +91,30 @@ fn render_runs(report: &Report, out: &mut String) {
     let lang = report.lang;
     let _ = writeln!(out, "\n{}", catalogue::text(lang, "ui.runs", &[]));
     for r in &report.runs {
+        let t = |key: &str, params: &[(&str, &str)]| catalogue::text(lang, key, params);
         let mut parts: Vec<String> = Vec::new();
         if let Some(q) = &r.quant {
             parts.push(q.clone());
         }
         if let Some(p) = r.params {
-            parts.push(format!("{:.2} B params", p / 1e9));
+            parts.push(t("ui.run.params", &[("n", &format!("{:.2}", p / 1e9))]));
         }
         if let Some(b) = &r.backend {
             parts.push(b.clone());
         }
         if let Some(n) = r.n_threads {
-            match r.hw_threads {
-                Some(h) => parts.push(format!("{n}/{h} threads")),
-                None => parts.push(format!("{n} threads")),
-            }
+            let hw = r
+                .hw_threads
+                .map_or_else(|| "?".to_string(), |h| h.to_string());
+            parts.push(t("ui.run.threads", &[("n", &n.to_string()), ("hw", &hw)]));
         }
-        for (name, p) in [("prefill", &r.prefill), ("decode", &r.decode)] {
+        for (key, p) in [("ui.run.prefill", &r.prefill), ("ui.run.decode", &r.decode)] {
             if let Some(v) = p.as_ref().and_then(|p| p.tok_s) {
-                parts.push(format!("{name} {v:.2} tok/s"));
+                parts.push(t(key, &[("v", &format!("{v:.2}"))]));
             }
         }
         if !r.bench.is_empty() {
-            parts.push(format!("{} bench rows", r.bench.len()));
+            parts.push(t("ui.run.bench", &[("n", &r.bench.len().to_string())]));
         }
         let fw = r.framework.map_or("", |f| f.label());
         let at = match (r.line_start, r.line_end) {
