@@ -449,3 +449,17 @@ fn every_framework_sample_yields_its_run_facts_and_findings() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn a_qnn_library_name_in_an_ort_log_does_not_split_its_run() {
+    let log = "2025-03-02 14:11:07.5521834 [I:onnxruntime:, qnn_backend_manager.cc:286 LoadBackend] Loaded backend: libQnnHtp.so\n\
+2025-03-02 14:11:08.1103312 [V:onnxruntime:, session_state.cc:1155 VerifyEachNodeIsAssignedToAnEp] Node(s) placed on [QNNExecutionProvider]. Number of nodes: 1311\n\
+2025-03-02 14:11:08.2103312 [I:onnxruntime:, qnn_execution_provider.cc:400 Compile] using libQnnHtp.so from backend_path\n";
+    let mut s = Session::new();
+    s.add("ort.log", log.as_bytes());
+    let r = serde_json::to_value(s.report(Lang::En)).expect("serializes");
+    let runs = r["runs"].as_array().cloned().unwrap_or_default();
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    assert_eq!(runs[0]["framework"], "onnx-runtime");
+    assert_eq!(runs[0]["backend"], "QNN");
+}

@@ -68,10 +68,14 @@ impl FrameworkParser for Genie {
             runs.run(FW, at).build = Some(format!("libGenie {}", &c[1]));
             return;
         }
+        // The QNN backend libraries are named by ORT's QNN EP and ExecuTorch too: they only
+        // complete a Genie run already open, never start one.
         if let Some(c) = cap(&r.htp, msg) {
-            runs.run(FW, at)
-                .backend
-                .get_or_insert_with(|| format!("QNN {}", c[1].to_ascii_uppercase()));
+            if let Some(run) = runs.open(FW) {
+                run.backend
+                    .get_or_insert_with(|| format!("QNN {}", c[1].to_ascii_uppercase()));
+                run.line_end = Some(at);
+            }
             return;
         }
         if let Some(c) = cap(&r.allocated, msg) {
