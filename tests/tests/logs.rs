@@ -463,3 +463,17 @@ fn a_qnn_library_name_in_an_ort_log_does_not_split_its_run() {
     assert_eq!(runs[0]["framework"], "onnx-runtime");
     assert_eq!(runs[0]["backend"], "QNN");
 }
+
+#[test]
+fn tflite_delegate_lines_inside_a_mediapipe_log_stay_in_its_run() {
+    let log = "I0000 00:00:1721895466.174139    1280 llm_inference_engine.cc:186] Session config: backend: 1, threads: 4, num_output_candidates: 1\n\
+INFO: Created TensorFlow Lite XNNPACK delegate for CPU.\n\
+I0000 00:00:1721895469.882010    1316 llm_inference_engine_cpu.cc:247] model /data/local/tmp/gemma-2b-it-cpu-int4.bin\n";
+    let mut s = Session::new();
+    s.add("mp.log", log.as_bytes());
+    let r = serde_json::to_value(s.report(Lang::En)).expect("serializes");
+    let runs = r["runs"].as_array().cloned().unwrap_or_default();
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    assert_eq!(runs[0]["framework"], "mediapipe");
+    assert_eq!(runs[0]["quant"], "int4");
+}

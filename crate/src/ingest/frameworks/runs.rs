@@ -62,6 +62,19 @@ impl RunCollector {
         self.current.as_mut().filter(|r| r.framework == Some(fw))
     }
 
+    /// The open run of `fw`, or a new one only when no other framework's run is open: for facts
+    /// that other frameworks also print (MediaPipe and LiteRT-LM log TFLite's delegate lines).
+    pub fn weak(&mut self, fw: Framework, line: u64) -> Option<&mut Run> {
+        if self
+            .current
+            .as_ref()
+            .is_some_and(|r| r.framework != Some(fw))
+        {
+            return None;
+        }
+        Some(self.run(fw, line))
+    }
+
     /// Starts a new run at `line` if the open one already has what `taken` checks; a banner
     /// (build line, model load) calls this so that a second model load is a second run.
     pub fn boundary(&mut self, fw: Framework, line: u64, taken: impl Fn(&Run) -> bool) {

@@ -73,7 +73,10 @@ impl FrameworkParser for Tflite {
                 .flatten()
                 .next()
                 .map(|m| m.as_str().to_string());
-            let run = runs.run(FW, at);
+            // MediaPipe and LiteRT-LM print these delegate lines too: they belong to that run.
+            let Some(run) = runs.weak(FW, at) else {
+                return;
+            };
             match name.as_deref() {
                 Some("OpenCL") if !run.devices.iter().any(|d| d == "OpenCL") => {
                     run.devices.push("OpenCL".into());
