@@ -3,6 +3,8 @@
 // text, never as HTML.
 import init from './pkg/tokscope.js';
 import { setupShare, reportShown, noteInputs, resetShare, showingShared } from './share.js';
+import { renderRuns } from './runs.js';
+import { renderComparison } from './compare.js';
 
 const EXAMPLE = 'samples/device-b-llama-android.logcat.txt';
 const $ = (sel) => document.querySelector(sel);
@@ -121,7 +123,9 @@ function render() {
 export function renderReport(report) {
   $('#results').hidden = false;
   renderInputs(report.inputs);
+  renderComparison($('#compare'), report.comparison, t);
   renderFindings(report.findings);
+  renderRuns($('#runs'), report.runs, t, report.inputs);
   reportShown(report);
 }
 
@@ -200,6 +204,8 @@ function clearAll() {
   $('#results').hidden = true;
   $('#inputs').replaceChildren();
   $('#findings').replaceChildren();
+  $('#runs').replaceChildren();
+  renderComparison($('#compare'), null, t);
   setStatus(t('ui.status.ready'));
 }
 

@@ -124,6 +124,14 @@ pub struct BenchRow {
     pub n_threads: Option<u32>,
 }
 
+/// A group of CPUs sharing a maximum frequency (a big.LITTLE cluster), as a log states it
+/// (MNN `CPU Group:` lines, ncnn `N max freq = K khz`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CpuCluster {
+    pub cpus: Vec<u32>,
+    pub max_khz: u64,
+}
+
 /// The facts of one inference run, as its log states them. Every field but `input` is absent
 /// when the log does not say; nothing is guessed. Framework parsers fill these in.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -168,6 +176,9 @@ pub struct Run {
     /// Flag -> on. A flag absent from the map is unknown, unless the format says absent means off.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub cpu_features: BTreeMap<String, bool>,
+    /// CPU clusters by maximum frequency, when the log prints the topology.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cpu_clusters: Vec<CpuCluster>,
     // --- memory
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub buffers_mib: BTreeMap<String, f64>,

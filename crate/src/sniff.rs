@@ -147,7 +147,12 @@ pub fn sniff(head: &[u8]) -> Sniffed {
         return Sniffed::rejected(Rejection::Empty);
     }
     let lines: Vec<&str> = text.lines().take(400).collect();
-    let framework = detect_framework(&lines);
+    let mut framework = detect_framework(&lines);
+    // A benchmark table pasted alone (llama-bench or llm_bench rows, often tab-separated and
+    // without a header) would otherwise pass for CSV telemetry.
+    if framework.is_none() && is_bench_table(&lines) {
+        framework = Some(Framework::LlamaCpp);
+    }
     if framework.is_none() && is_trace(&lines) {
         return Sniffed::of(InputKind::Trace, None, encoding);
     }
@@ -248,6 +253,8 @@ const FRAMEWORK_MARKERS: &[(Framework, &[&str])] = &[
             "VerifyEachNodeIsAssignedToAnEp",
             "ort-java",
             "Token Generation Throughput",
+            "Prompt Processing Throughput",
+            "benchmark_e2e",
         ],
     ),
     (
@@ -290,6 +297,8 @@ const FRAMEWORK_MARKERS: &[(Framework, &[&str])] = &[
             "QNN",
             "GenieDialog",
             "HTP",
+            "libQnn",
+            "Failed to create the dialog",
         ],
     ),
     (
@@ -319,6 +328,15 @@ fn detect_framework(lines: &[&str]) -> Option<Framework> {
         .enumerate()
         .max_by_key(|(i, s)| (**s, usize::MAX - i))?;
     (*score >= 2 || (*score == 1 && lines.len() <= 3)).then(|| FRAMEWORK_MARKERS[best].0)
+}
+
+fn is_bench_table(lines: &[&str]) -> bool {
+    static ROW: OnceLock<Regex> = OnceLock::new();
+    let row = ROW.get_or_init(|| {
+        Regex::new(r"(?:^|[\t|])\s*(?:pp|tg)\s?\d+(?:\s*\+\s*tg\s?\d+)?\s*[\t|]\s*\**[\d.]+\**\s*±")
+            .expect("bench row")
+    });
+    lines.iter().any(|l| row.is_match(l))
 }
 
 fn trace_patterns() -> &'static [Regex; 2] {
@@ -403,6 +421,16 @@ mod tests {
         assert_eq!(sniff(llama).framework, Some(Framework::LlamaCpp));
         let tflite = b"INFO: Created TensorFlow Lite XNNPACK delegate for CPU.\nE/tflite: Following operations are not supported by GPU delegate:\n";
         assert_eq!(sniff(tflite).framework, Some(Framework::Tflite));
+    }
+
+    #[test]
+    fn a_pasted_bench_table_is_a_log() {
+        let tsv = "llama 7B Q4_0\t3.56 GiB\t6.74 B\tCPU\t4\tpp512\t55.20 ± 0.31\nllama 7B Q4_0\t3.56 GiB\t6.74 B\tCPU\t4\ttg128\t9.81 ± 0.02\n";
+        let s = sniff(tsv.as_bytes());
+        assert_eq!(
+            (s.kind, s.framework),
+            (InputKind::Log, Some(Framework::LlamaCpp))
+        );
     }
 
     #[test]

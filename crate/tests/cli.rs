@@ -113,10 +113,43 @@ fn share_prints_a_link_that_decodes_to_the_same_findings() {
         .iter()
         .map(|f| f.id.as_str())
         .collect();
-    assert_eq!(ids, ["fallback.cpu", "fallback.cpu"]);
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../samples/demo/device-b-llama-android.logcat.txt");
+    let mut session = tokscope::Session::new();
+    session.add("demo", &std::fs::read(demo).expect("demo sample"));
+    let direct = session.report(tokscope::Lang::En);
+    let expected: Vec<&str> = direct.findings.iter().map(|f| f.id.as_str()).collect();
+    assert!(ids.contains(&"fallback.cpu"), "{ids:?}");
+    assert_eq!(ids, expected);
     let bad = tokscope()
         .args(["share", "--json", "x"])
         .output()
         .expect("runs");
     assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn compare_puts_two_logs_side_by_side() {
+    let out = tokscope()
+        .args([
+            "compare",
+            "samples/compare/seed000-device-a.logcat.txt",
+            "samples/compare/seed000-device-b.logcat.txt",
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Device A vs device B"), "{text}");
+    assert!(text.contains("[A] 4 / 4 / 8  [B] 8 / 8 / 8"), "{text}");
+    assert!(text.contains("compare.cpu-features"), "{text}");
+    let one = tokscope()
+        .args(["compare", "samples/compare/seed000-device-a.logcat.txt"])
+        .output()
+        .expect("runs");
+    assert_eq!(one.status.code(), Some(2), "compare needs two files");
 }

@@ -169,7 +169,7 @@ test('JSON export has the CLI schema, Markdown export uses the core renderer', a
   const md = await downloadText(page, '#export-md');
   assert.equal(md.name, 'tokscope-report.md');
   assert.match(md.text, /^# tokscope/);
-  assert.match(md.text, /### 1\. \[warning\] Work falls back to the CPU ` fallback\.cpu `/);
+  assert.match(md.text, /### \d+\. \[warning\] Work falls back to the CPU ` fallback\.cpu `/);
   assert.match(md.text, /```text\n11-29 14:02:11\.377 12034 12071 I llama-android\.cpp: done_getting_tensors/);
   // PNG: every <canvas> in the results, stacked into one image.
   const none = await page.evaluate(() => document.querySelectorAll('#results canvas').length);
@@ -249,8 +249,11 @@ test('markup in a link is shown as text: no script, no handler, no javascript: l
   let dialogs = 0;
   page.on('dialog', (d) => { dialogs += 1; d.dismiss(); });
   await page.waitForSelector('body[data-shared="true"]');
-  assert.equal(await page.locator('#findings h3').first().textContent(), `warning${evil}`);
-  assert.equal(await page.locator('#findings .evidence li').first().textContent(), `${evil}:29${evil}`);
+  const first = report.findings[0];
+  const at = first.evidence[0];
+  const range = at.line_end !== at.line_start ? `${at.line_start}-${at.line_end}` : `${at.line_start}`;
+  assert.equal(await page.locator('#findings h3').first().textContent(), `${first.severity}${evil}`);
+  assert.equal(await page.locator('#findings .evidence li').first().textContent(), `${evil}:${range}${evil}`);
   assert.equal(await page.locator('.shared-raw pre').textContent(), evil);
   await page.hover('#findings .finding');
   for (const sel of ['main img', 'main script', 'main a[href^="javascript"]', 'main b', '[onerror]', '[onmouseover]']) {

@@ -1,5 +1,6 @@
 //! The native command line on the same core as the page:
 //! `tokscope analyze [--json|--markdown] [--lang en|zh] FILE...` (`-` reads standard input), and
+//! `tokscope compare [--json|--markdown] A B [MORE...]` (device A vs device B), and
 //! `tokscope share [--budget BYTES] [--base URL] FILE...`, which prints a share link.
 
 use std::io::{Read, Write};
@@ -7,11 +8,13 @@ use std::process::ExitCode;
 use tokscope::{report, share, Lang, Session};
 
 const USAGE: &str = "usage: tokscope analyze [--json | --markdown] [--lang en|zh] FILE...
+       tokscope compare [--json | --markdown] [--lang en|zh] A B [MORE...]
        tokscope share [--lang en|zh] [--budget BYTES] [--base URL] FILE...
        tokscope --version
 
 Reads framework logs, perf / simpleperf / ftrace text and CSV telemetry, and explains
-why on-device inference is slow. FILE may be - for standard input.
+why on-device inference is slow. FILE may be - for standard input. compare puts the runs of
+two or more logs (device A, device B) side by side and explains the gap.
 
 share prints a link that carries the report in its #r= fragment (nothing is uploaded):
 append it to the address of a tokscope page, or give that address with --base. The link is
@@ -31,6 +34,7 @@ enum Output {
 
 struct Args {
     output: Output,
+    compare: bool,
     budget: usize,
     base: String,
     lang: Lang,
@@ -38,9 +42,10 @@ struct Args {
 }
 
 fn parse(mut argv: impl Iterator<Item = String>) -> Result<Args, String> {
-    let output = match argv.next().as_deref() {
-        Some("analyze") => Output::Text,
-        Some("share") => Output::Share,
+    let (output, compare) = match argv.next().as_deref() {
+        Some("analyze") => (Output::Text, false),
+        Some("compare") => (Output::Text, true),
+        Some("share") => (Output::Share, false),
         Some("--version" | "-V") => return Err(format!("tokscope {}", env!("CARGO_PKG_VERSION"))),
         Some("--help" | "-h") | None => return Err(USAGE.to_string()),
         Some(other) => return Err(format!("unknown command '{other}'\n\n{USAGE}")),
@@ -48,6 +53,7 @@ fn parse(mut argv: impl Iterator<Item = String>) -> Result<Args, String> {
     let sharing = output == Output::Share;
     let mut args = Args {
         output,
+        compare,
         budget: share::BUDGET_BYTES,
         base: String::new(),
         lang: Lang::En,
@@ -82,7 +88,27 @@ fn parse(mut argv: impl Iterator<Item = String>) -> Result<Args, String> {
     if args.files.is_empty() {
         return Err(format!("no input files\n\n{USAGE}"));
     }
+    if args.compare && args.files.len() < 2 {
+        return Err(format!(
+            "compare needs two or more files (device A, device B)\n\n{USAGE}"
+        ));
+    }
     Ok(args)
+}
+
+/// `compare`: the report, which holds the side-by-side table; says so when there is none.
+fn compare_text(report: &report::Report) -> String {
+    let mut out = String::new();
+    if report.comparison.is_none() {
+        out.push_str(&tokscope::catalogue::text(
+            report.lang,
+            "ui.compare.none",
+            &[],
+        ));
+        out.push('\n');
+    }
+    out.push_str(&report::text::render(report));
+    out
 }
 
 fn lang_of(tag: &str) -> Result<Lang, String> {
@@ -167,6 +193,7 @@ fn main() -> ExitCode {
     }
     let report = session.report(args.lang);
     let out = match args.output {
+        Output::Text if args.compare => compare_text(&report),
         Output::Text => report::text::render(&report),
         Output::Markdown => report::markdown::render(&report),
         Output::Json => match serde_json::to_string_pretty(&report) {

@@ -17,7 +17,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
     let mut groups: Vec<&FallbackGroup> = ev.fallbacks.iter().collect();
     // Worst class first, then the most frequent message.
     groups.sort_by(|a, b| a.class.cmp(&b.class).then(b.count.cmp(&a.count)));
-    groups.into_iter().map(finding).collect()
+    groups.into_iter().map(|g| finding(ev, g)).collect()
 }
 
 fn severity(class: FallbackClass) -> Severity {
@@ -28,7 +28,17 @@ fn severity(class: FallbackClass) -> Severity {
     }
 }
 
-fn finding(g: &FallbackGroup) -> Finding {
+fn finding(ev: &Evidence, g: &FallbackGroup) -> Finding {
+    // Name the framework whose wording this is: the first input it was seen in.
+    let framework = g
+        .occurrences
+        .first()
+        .and_then(|o| ev.inputs.get(o.input))
+        .map(|i| {
+            i.framework
+                .map_or_else(|| i.name.clone(), |f| f.label().to_string())
+        })
+        .unwrap_or_default();
     let mut lines: Vec<InputLines> = Vec::new();
     for o in &g.occurrences {
         match lines.iter_mut().find(|l| l.input == o.input) {
@@ -53,6 +63,7 @@ fn finding(g: &FallbackGroup) -> Finding {
         id: g.class.finding_id(),
         severity: severity(g.class),
         params: vec![
+            ("framework", framework),
             ("count", g.count.to_string()),
             ("message", g.message.clone()),
         ],

@@ -4,7 +4,14 @@
 //! parameters, and the evidence. The report stage turns the id and parameters into text from the
 //! bilingual catalogue.
 
+pub mod compare;
+mod cpu;
 mod fallback;
+mod load;
+mod measure;
+mod quant;
+pub mod run_facts;
+mod threads;
 
 use crate::evidence::{Evidence, InputId};
 use serde::{Deserialize, Serialize};
@@ -60,7 +67,15 @@ pub struct Finding {
 type Rule = fn(&Evidence) -> Vec<Finding>;
 
 /// Every rule, in the order their findings are listed when severities tie.
-const RULES: &[Rule] = &[fallback::rule];
+const RULES: &[Rule] = &[
+    fallback::rule,
+    quant::rule,
+    cpu::rule,
+    compare::rule,
+    threads::rule,
+    measure::rule,
+    load::rule,
+];
 
 /// Runs every rule; findings come most severe first.
 pub fn diagnose(ev: &Evidence) -> Vec<Finding> {
@@ -71,5 +86,14 @@ pub fn diagnose(ev: &Evidence) -> Vec<Finding> {
 
 /// Every finding id a rule can emit, so the catalogue can be checked for completeness.
 pub fn finding_ids() -> Vec<&'static str> {
-    fallback::IDS.to_vec()
+    [
+        fallback::IDS,
+        quant::IDS,
+        cpu::IDS,
+        compare::IDS,
+        threads::IDS,
+        measure::IDS,
+        load::IDS,
+    ]
+    .concat()
 }

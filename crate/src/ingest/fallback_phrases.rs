@@ -49,6 +49,8 @@ pub const BENIGN: &[&str] = &[
     r"(?i)^\s*usage:",
     // A setting being echoed, not an event: "allow_fallback = true", "fallback_to_cpu: 1"
     r"(?i)\b[\w.]*(?:_fallback|fallback_)[\w.]*\s*[:=]",
+    // llama-cpp-python: a chat template choice, not a compute fallback
+    r"(?i)\bfallback\s+chat\s+format\b",
     // TFLite: nothing left on the CPU, or full delegation
     r"(?i)\bremaining\s+0\s+operations\b",
     r"(?i)\ball\s+0\s+operations\s+will\s+run\s+on\s+the\s+cpu",
@@ -66,10 +68,20 @@ pub const PHRASES: &[(FallbackClass, &str)] = &[
         FallbackClass::Precision,
         r"(?:回退|退回|降级|展开)(?:到|至|为|成)?\s*(?i:fp16|fp32|f16|f32|float|半精度|浮点)",
     ),
+    // ExecuTorch quantizer: the op is left in floating point
+    (
+        FallbackClass::Precision,
+        r"(?i)\bno\s+quant\s+config\s+is\s+implemented\s+for\s+op\b",
+    ),
     // --- reference kernels
     (
         FallbackClass::Reference,
         r"(?i)\b(?:fall(?:s|ing)?\s*-?back|fell\s+back|revert\w*|using|use|uses|selected)\b[^.;]{0,40}?\b(?:reference|generic|naive|slow|scalar|portable|unoptimi[sz]ed|compatibility)\s+(?:kernel|path|implementation|impl|version|code|build)s?\b",
+    ),
+    // TFLite: the default (XNNPACK) delegate could not be applied; the built-in kernels run
+    (
+        FallbackClass::Reference,
+        r"(?i)\bfailed\s+to\s+apply\s+(?:the\s+)?(?:xnnpack|default\s+tensorflow\s+lite)\s+delegate",
     ),
     // --- back to the CPU
     (
@@ -93,6 +105,16 @@ pub const PHRASES: &[(FallbackClass, &str)] = &[
         r"(?i)\bassigned\s+to\s+the\s+default\s+cpu\s+ep\b",
     ),
     (FallbackClass::Cpu, r"(?i)\bno\s+usable\s+gpu\s+found\b"),
+    // TFLite, older builds: "First 5 operations will run on the GPU, and the remaining 3 on the CPU."
+    (
+        FallbackClass::Cpu,
+        r"(?i)\bremaining\s+[1-9]\d*\s+on\s+the\s+cpu\b",
+    ),
+    // TFLite: a GPU / NNAPI / Hexagon delegate failed, so the graph stays on the CPU
+    (
+        FallbackClass::Cpu,
+        r"(?i)\bfailed\s+to\s+apply\s+(?:the\s+)?(?:gpu|nnapi|hexagon|opencl|coreml)\s+delegate",
+    ),
     (
         FallbackClass::Cpu,
         r"(?i)\bnot\s+compiled\s+with\s+gpu\s+offload\s+support\b",
@@ -102,6 +124,21 @@ pub const PHRASES: &[(FallbackClass, &str)] = &[
     (
         FallbackClass::UnsupportedOp,
         r"(?i)\b(?:unsupported|not\s+supported|isn't\s+supported|not\s+implemented|not\s+registered|cannot\s+be\s+used\s+with|does\s+not\s+support|doesn't\s+support|no\s+(?:compatible|suitable|matching)\s+(?:[\w-]+\s+){0,2}kernels?)\b",
+    ),
+    // ONNX Runtime NNAPI EP: "Node supported: [0] Operator type: [MatMul]" is a rejected node
+    (
+        FallbackClass::UnsupportedOp,
+        r"(?i)\bnode\s+supported:\s*\[0\]",
+    ),
+    // ExecuTorch QNN partitioner: "[QNN Partitioner Op Support]: aten.index.Tensor | False"
+    (
+        FallbackClass::UnsupportedOp,
+        r"(?i)\[qnn\s+partitioner\s+op\s+support\]:.*\|\s*false\b",
+    ),
+    // MNN backends: "The Creator Don't support type [ROIPooling], roi" (the op runs on the CPU)
+    (
+        FallbackClass::UnsupportedOp,
+        r"(?i)\bdon'?t\s+support\s+type\b",
     ),
     // TFLite: the op exists on the GPU, but not for this (quantized) tensor type
     (
@@ -129,7 +166,8 @@ pub const KEYWORDS: &[&str] = &[
     "upcast",
     "support",
     "instead",
-    "cpu",
+    "on the cpu",
+    "failed to apply",
     "implemented",
     "registered",
     "assigned",
@@ -227,6 +265,14 @@ mod tests {
             ("matmul: no int8 dot-product, using reference kernel", FallbackClass::Reference),
             ("delegate init failed, fallback enabled", FallbackClass::Other),
             ("int4 算子不支持，回退到 fp16 展开", FallbackClass::Precision),
+            ("First 5 operations will run on the GPU, and the remaining 3 on the CPU.", FallbackClass::Cpu),
+            ("No operations will run on the GPU, and all 31 operations will run on the CPU.", FallbackClass::Cpu),
+            ("Node supported: [0] Operator type: [MatMulInteger] index: [12] name: [/model/layers.0/MatMul]", FallbackClass::UnsupportedOp),
+            ("[QNN Partitioner Op Support]: aten.index.Tensor | False", FallbackClass::UnsupportedOp),
+            ("No quant config is implemented for op, aten.embedding.default", FallbackClass::Precision),
+            ("The Creator Don't support type [ROIPooling], roi", FallbackClass::UnsupportedOp),
+            ("Failed to apply XNNPACK delegate.", FallbackClass::Reference),
+            ("ggml_vulkan: device Vulkan0 does not support 16-bit storage.", FallbackClass::UnsupportedOp),
         ];
         for (msg, class) in cases {
             assert_eq!(classify(msg), Some(class), "{msg}");
@@ -249,6 +295,11 @@ mod tests {
             "Explicitly applied GPU delegate, and the model graph will be completely executed by the delegate.",
             "llama_model_loader: - type q4_0:  193 tensors",
             "system_info: n_threads = 4 / 8 | NEON = 1 | ARM_FMA = 1 | DOTPROD = 1 |",
+            "Node supported: [1] Operator type: [Add] index: [3] name: [/add]",
+            "Using fallback chat format: llama-2",
+            "[QNN Partitioner Op Support]: aten.add.Tensor | True",
+            "INFO: Created TensorFlow Lite XNNPACK delegate for CPU.",
+            "[2024-10-17 17:43:01] INFO auto_device.py:88: Not found device: cuda:0",
         ];
         for msg in cases {
             assert_eq!(classify(msg), None, "{msg}");

@@ -6,6 +6,7 @@
 
 pub mod decode;
 pub mod fallback_phrases;
+pub mod frameworks;
 pub mod lines;
 pub mod log;
 pub mod wrapper;
@@ -190,7 +191,7 @@ impl InputReader {
                 if sniffed.framework.is_none() {
                     ev.problem(id, ProblemCode::UnknownLog, None);
                 }
-                Box::new(log::LogParser::new(id))
+                Box::new(log::LogParser::new(id, &ev.inputs[id].name))
             }
             InputKind::Trace | InputKind::Csv => {
                 ev.problem(id, ProblemCode::KindNotAnalyzed, None);

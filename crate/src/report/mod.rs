@@ -1,6 +1,7 @@
 //! Report: the one serde value that the page, the CLI, the JSON export and (later) the share
 //! link all read. Its schema is documented in `docs/report.md`.
 
+pub mod compare;
 pub mod markdown;
 pub mod text;
 
@@ -21,6 +22,9 @@ pub struct Report {
     pub lang: Lang,
     pub inputs: Vec<InputReport>,
     pub runs: Vec<Run>,
+    /// Device A versus device B: present when two or more inputs have runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<compare::Comparison>,
     pub findings: Vec<FindingReport>,
 }
 
@@ -145,6 +149,7 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
         lang,
         inputs: ev.inputs.iter().map(|i| input_report(i, lang)).collect(),
         runs: ev.runs.clone(),
+        comparison: compare::build(ev, lang),
         findings,
     }
 }

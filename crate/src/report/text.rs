@@ -37,6 +37,10 @@ pub fn render(report: &Report) -> String {
             let _ = writeln!(out, "    [{}] {}", p.level, p.message);
         }
     }
+    render_runs(report, &mut out);
+    if let Some(c) = &report.comparison {
+        render_comparison(c, lang, &mut out);
+    }
     let _ = writeln!(out, "\n{}", t("ui.findings"));
     if report.findings.is_empty() {
         let _ = writeln!(out, "  {}", t("ui.findings.none"));
@@ -78,4 +82,79 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(out, "   {}: {}", t("ui.fix"), f.fix);
     }
     out
+}
+
+/// One compact line per run: where it is, and the facts that decide its speed.
+fn render_runs(report: &Report, out: &mut String) {
+    if report.runs.is_empty() {
+        return;
+    }
+    let lang = report.lang;
+    let _ = writeln!(out, "\n{}", catalogue::text(lang, "ui.runs", &[]));
+    for r in &report.runs {
+        let t = |key: &str, params: &[(&str, &str)]| catalogue::text(lang, key, params);
+        let mut parts: Vec<String> = Vec::new();
+        if let Some(q) = &r.quant {
+            parts.push(q.clone());
+        }
+        if let Some(p) = r.params {
+            parts.push(t("ui.run.params", &[("n", &format!("{:.2}", p / 1e9))]));
+        }
+        if let Some(b) = &r.backend {
+            parts.push(b.clone());
+        }
+        if let Some(n) = r.n_threads {
+            let hw = r
+                .hw_threads
+                .map_or_else(|| "?".to_string(), |h| h.to_string());
+            parts.push(t("ui.run.threads", &[("n", &n.to_string()), ("hw", &hw)]));
+        }
+        for (key, p) in [("ui.run.prefill", &r.prefill), ("ui.run.decode", &r.decode)] {
+            if let Some(v) = p.as_ref().and_then(|p| p.tok_s) {
+                parts.push(t(key, &[("v", &format!("{v:.2}"))]));
+            }
+        }
+        if !r.bench.is_empty() {
+            parts.push(t("ui.run.bench", &[("n", &r.bench.len().to_string())]));
+        }
+        let fw = r.framework.map_or("", |f| f.label());
+        let at = match (r.line_start, r.line_end) {
+            (Some(a), Some(b)) if a != b => format!("{}:{a}-{b}", r.input),
+            (Some(a), _) => format!("{}:{a}", r.input),
+            _ => r.input.clone(),
+        };
+        let _ = writeln!(out, "  {at} {fw}: {}", parts.join(", "));
+    }
+}
+
+/// The facts that differ between the inputs, as an aligned table.
+pub fn render_comparison(c: &super::compare::Comparison, lang: Lang, out: &mut String) {
+    let _ = writeln!(out, "\n{}", catalogue::text(lang, "ui.compare", &[]));
+    let rows: Vec<&super::compare::CompareRow> = c.rows.iter().filter(|r| r.differs).collect();
+    let width = rows
+        .iter()
+        .map(|r| r.label.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    for (i, name) in c.inputs.iter().enumerate() {
+        let _ = writeln!(out, "  [{}] {name}", (b'A' + (i as u8).min(25)) as char);
+    }
+    for r in rows {
+        let vals: Vec<String> = r
+            .values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                format!(
+                    "[{}] {}",
+                    (b'A' + (i as u8).min(25)) as char,
+                    v.as_deref().unwrap_or("—")
+                )
+            })
+            .collect();
+        let pad = width - r.label.chars().count();
+        let _ = writeln!(out, "  {}{}  {}", r.label, " ".repeat(pad), vals.join("  "));
+    }
+    let _ = writeln!(out, "  {}", catalogue::text(lang, "ui.compare.same", &[]));
 }

@@ -1,0 +1,142 @@
+//! Shared readings of [`Run`] facts for the rules: which input a run came from, the weight
+//! memory it reports, what its quant promises per weight, and number formatting.
+
+use super::EvidenceRef;
+use crate::evidence::{Evidence, InputId, Run};
+
+/// The input a run was read from (runs carry the input name).
+pub fn input_of(ev: &Evidence, run: &Run) -> InputId {
+    ev.inputs
+        .iter()
+        .position(|i| i.name == run.input)
+        .unwrap_or(0)
+}
+
+/// Evidence pointing at the lines a run spans, with a short statement of the fact.
+pub fn run_ref(ev: &Evidence, run: &Run, quote: String) -> EvidenceRef {
+    EvidenceRef {
+        input: input_of(ev, run),
+        lines: run.line_start.map(|s| (s, run.line_end.unwrap_or(s))),
+        time_s: None,
+        quote: Some(quote),
+    }
+}
+
+/// MiB of weights the run holds in memory: the sum of its model buffers (`<type> model`, or the
+/// older `CPU model` from "mem required").
+pub fn weight_mib(run: &Run) -> Option<f64> {
+    let total: f64 = run
+        .buffers_mib
+        .iter()
+        .filter(|(k, _)| k.ends_with(" model"))
+        .map(|(_, v)| *v)
+        .sum();
+    (total > 0.0).then_some(total)
+}
+
+/// Bits per weight a quant stores, including its scales (ggml block sizes; MLC `q4f16`,
+/// `int4`, `w4a16` and the like). `None` for names it does not know.
+pub fn quant_bits(quant: &str) -> Option<f64> {
+    let q = quant.to_ascii_lowercase();
+    let q = q.trim();
+    let table: &[(&str, f64)] = &[
+        ("iq1", 1.6),
+        ("q2_k", 2.6),
+        ("iq2", 2.3),
+        ("q3_k", 3.4),
+        ("iq3", 3.3),
+        ("q4_0", 4.5),
+        ("q4_1", 5.0),
+        ("q4_k", 4.6),
+        ("iq4", 4.5),
+        ("q5_0", 5.5),
+        ("q5_1", 6.0),
+        ("q5_k", 5.5),
+        ("q6_k", 6.6),
+        ("q8_0", 8.5),
+        ("q4f16", 4.5),
+        ("q4f32", 4.5),
+        ("q3f16", 3.5),
+        ("q8f16", 8.5),
+        ("q0f16", 16.0),
+        ("q0f32", 32.0),
+        ("bf16", 16.0),
+        ("f16", 16.0),
+        ("fp16", 16.0),
+        ("f32", 32.0),
+        ("fp32", 32.0),
+        ("int4", 4.5),
+        ("w4a16", 4.5),
+        ("w4a8", 4.5),
+        ("4bit", 4.5),
+        ("int8", 8.5),
+        ("w8a8", 8.5),
+        ("w8a16", 8.5),
+        ("8bit", 8.5),
+    ];
+    table
+        .iter()
+        .find(|(k, _)| {
+            q.starts_with(k) || q.contains(&format!("-{k}")) || q.contains(&format!("_{k}"))
+        })
+        .map(|(_, b)| *b)
+}
+
+/// Decode tok/s of a run: its decode phase, else its `tg` bench rows' best.
+pub fn decode_tok_s(run: &Run) -> Option<f64> {
+    run.decode.as_ref().and_then(|d| d.tok_s).or_else(|| {
+        run.bench
+            .iter()
+            .filter(|b| b.test.starts_with("tg"))
+            .map(|b| b.tok_s)
+            .reduce(f64::max)
+    })
+}
+
+/// Prefill tok/s of a run: its prefill phase, else its `pp` bench rows' best.
+pub fn prefill_tok_s(run: &Run) -> Option<f64> {
+    run.prefill.as_ref().and_then(|d| d.tok_s).or_else(|| {
+        run.bench
+            .iter()
+            .filter(|b| b.test.starts_with("pp") && !b.test.contains('+'))
+            .map(|b| b.tok_s)
+            .reduce(f64::max)
+    })
+}
+
+/// A figure with sensible precision for a sentence: 0.57, 12.3, 431.
+pub fn fmt(v: f64) -> String {
+    if v.abs() >= 100.0 {
+        format!("{v:.0}")
+    } else if v.abs() >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// GB (10^9 bytes, as phones and the seeds count them) from MiB.
+pub fn gb_of_mib(mib: f64) -> String {
+    format!("{:.1}", mib * 1024.0 * 1024.0 / 1e9)
+}
+
+/// The run's framework as the user knows it.
+pub fn framework_label(run: &Run) -> String {
+    run.framework
+        .map_or_else(String::new, |f| f.label().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quant_names() {
+        assert_eq!(quant_bits("Q4_0"), Some(4.5));
+        assert_eq!(quant_bits("Q4_K - Medium"), Some(4.6));
+        assert_eq!(quant_bits("q4f16_1"), Some(4.5));
+        assert_eq!(quant_bits("F16"), Some(16.0));
+        assert_eq!(quant_bits("mystery"), None);
+        assert_eq!(fmt(0.5712), "0.57");
+    }
+}

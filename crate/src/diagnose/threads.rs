@@ -1,0 +1,145 @@
+//! `threads.*`: thread counts that work against a big.LITTLE phone.
+//! - `threads.all-cores`: n_threads equals every hardware thread on an ARM SoC, so some
+//!   threads run on little cores and the whole step waits for them;
+//! - `threads.sweep-slower`: a benchmark sweep where more threads decode or prefill slower.
+
+use super::run_facts::{fmt, framework_label, run_ref};
+use super::{Finding, Severity};
+use crate::evidence::{Evidence, Run};
+
+pub const IDS: &[&str] = &[
+    "threads.all-cores",
+    "threads.exceeds-big-cores",
+    "threads.sweep-slower",
+];
+
+/// (big cores, little cores) from the clusters: the slowest cluster is the little one.
+fn big_little(run: &Run) -> Option<(usize, usize)> {
+    if run.cpu_clusters.len() < 2 {
+        return None;
+    }
+    let little = run
+        .cpu_clusters
+        .iter()
+        .min_by_key(|c| c.max_khz)?
+        .cpus
+        .len();
+    let total: usize = run.cpu_clusters.iter().map(|c| c.cpus.len()).sum();
+    Some((total - little, little))
+}
+
+/// The run is on an ARM (phone) SoC, as far as the log says.
+fn is_arm(run: &Run) -> bool {
+    run.cpu_features.get("NEON") == Some(&true)
+        || run.cpu_features.contains_key("i8sdot")
+        || run
+            .build
+            .as_deref()
+            .is_some_and(|b| b.contains("aarch64") || b.contains("android") || b.contains("arm64"))
+}
+
+pub fn rule(ev: &Evidence) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for run in &ev.runs {
+        if let (Some(n), Some(hw)) = (run.n_threads, run.hw_threads) {
+            if n >= hw
+                && hw >= 6
+                && is_arm(run)
+                && !out.iter().any(|f: &Finding| {
+                    f.id == "threads.all-cores"
+                        && f.evidence
+                            .first()
+                            .is_some_and(|e| e.input == super::run_facts::input_of(ev, run))
+                })
+            {
+                out.push(Finding {
+                    id: "threads.all-cores",
+                    severity: Severity::Warning,
+                    params: vec![
+                        ("framework", framework_label(run)),
+                        ("n_threads", n.to_string()),
+                        ("hw_threads", hw.to_string()),
+                    ],
+                    count: None,
+                    evidence: vec![run_ref(ev, run, format!("n_threads = {n} / {hw}"))],
+                    lines: Vec::new(),
+                    lines_truncated: false,
+                });
+            }
+        }
+        if let (Some(n), Some((big, little))) = (run.n_threads, big_little(run)) {
+            if n as usize > big && big > 0 {
+                let clusters: Vec<String> = run
+                    .cpu_clusters
+                    .iter()
+                    .map(|c| format!("{:?} {} MHz", c.cpus, c.max_khz / 1000))
+                    .collect();
+                out.push(Finding {
+                    id: "threads.exceeds-big-cores",
+                    severity: Severity::Warning,
+                    params: vec![
+                        ("framework", framework_label(run)),
+                        ("n_threads", n.to_string()),
+                        ("big", big.to_string()),
+                        ("little", little.to_string()),
+                    ],
+                    count: None,
+                    evidence: vec![run_ref(
+                        ev,
+                        run,
+                        format!("n_threads = {n}; clusters: {}", clusters.join(", ")),
+                    )],
+                    lines: Vec::new(),
+                    lines_truncated: false,
+                });
+            }
+        }
+        // A sweep: the same test at several thread counts.
+        let mut worst: Option<(String, u32, f64, u32, f64)> = None;
+        for a in &run.bench {
+            for b in &run.bench {
+                let (Some(ta), Some(tb)) = (a.n_threads, b.n_threads) else {
+                    continue;
+                };
+                if a.test != b.test || tb <= ta {
+                    continue;
+                }
+                // Slower by more than the noise: 5% and both deviations.
+                let noise = a.stddev.unwrap_or(0.0) + b.stddev.unwrap_or(0.0);
+                if b.tok_s < a.tok_s * 0.95 && a.tok_s - b.tok_s > noise {
+                    let loss = 1.0 - b.tok_s / a.tok_s;
+                    if worst.as_ref().map_or(true, |w| loss > 1.0 - w.4 / w.2) {
+                        worst = Some((a.test.clone(), ta, a.tok_s, tb, b.tok_s));
+                    }
+                }
+            }
+        }
+        if let Some((test, ta, sa, tb, sb)) = worst {
+            out.push(Finding {
+                id: "threads.sweep-slower",
+                severity: Severity::Warning,
+                params: vec![
+                    ("framework", framework_label(run)),
+                    ("test", test.clone()),
+                    ("few", ta.to_string()),
+                    ("few_tok_s", fmt(sa)),
+                    ("many", tb.to_string()),
+                    ("many_tok_s", fmt(sb)),
+                ],
+                count: None,
+                evidence: vec![run_ref(
+                    ev,
+                    run,
+                    format!(
+                        "{test}: {ta} threads {} tok/s, {tb} threads {} tok/s",
+                        fmt(sa),
+                        fmt(sb)
+                    ),
+                )],
+                lines: Vec::new(),
+                lines_truncated: false,
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,117 @@
+//! JSON documents embedded in a log, one line or many: llama-bench `-o json` / `-o jsonl`,
+//! Genie `--profile` output, ExecuTorch's `PyTorchObserver {...}` line.
+//!
+//! A document starts on a line whose message begins with `{` or `[`; lines are collected while
+//! the brackets are open (strings and escapes respected), then parsed. A document larger than
+//! [`MAX_JSON_BYTES`] or broken is dropped: the other lines still parse as text.
+
+/// Largest embedded document kept.
+pub const MAX_JSON_BYTES: usize = 4 << 20;
+
+#[derive(Debug, Default)]
+pub struct JsonBlock {
+    buf: String,
+    depth: i64,
+    in_string: bool,
+    escape: bool,
+    start: u64,
+    active: bool,
+}
+
+/// A finished document and the lines it spanned.
+pub struct Doc {
+    pub value: serde_json::Value,
+    pub line_start: u64,
+    pub line_end: u64,
+}
+
+impl JsonBlock {
+    /// Feeds one message. Returns a document when this line closes one.
+    pub fn line(&mut self, msg: &str, at: u64) -> Option<Doc> {
+        if !self.active {
+            let t = msg.trim_start();
+            let i = t
+                .find(['{', '['])
+                .filter(|&i| i == 0 || t[..i].ends_with("PyTorchObserver "))?;
+            // A `[` only opens a document when what follows looks like JSON, not `[INFO]`.
+            let body = &t[i..];
+            if body.starts_with('[')
+                && !matches!(
+                    body[1..].trim_start().chars().next(),
+                    None | Some('{' | '[' | '"' | ']' | '0'..='9' | '-')
+                )
+            {
+                return None;
+            }
+            *self = JsonBlock {
+                start: at,
+                active: true,
+                ..JsonBlock::default()
+            };
+            return self.feed(body, at);
+        }
+        self.feed(msg, at)
+    }
+
+    fn feed(&mut self, text: &str, at: u64) -> Option<Doc> {
+        if self.buf.len() + text.len() > MAX_JSON_BYTES {
+            *self = JsonBlock::default();
+            return None;
+        }
+        for (i, c) in text.char_indices() {
+            if self.in_string {
+                if self.escape {
+                    self.escape = false;
+                } else if c == '\\' {
+                    self.escape = true;
+                } else if c == '"' {
+                    self.in_string = false;
+                }
+                continue;
+            }
+            match c {
+                '"' => self.in_string = true,
+                '{' | '[' => self.depth += 1,
+                '}' | ']' => {
+                    self.depth -= 1;
+                    if self.depth == 0 {
+                        self.buf.push_str(&text[..i + c.len_utf8()]);
+                        let doc = serde_json::from_str(&self.buf).ok().map(|value| Doc {
+                            value,
+                            line_start: self.start,
+                            line_end: at,
+                        });
+                        *self = JsonBlock::default();
+                        return doc;
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.buf.push_str(text);
+        self.buf.push('\n');
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn multi_line_and_one_line_documents() {
+        let mut j = JsonBlock::default();
+        assert!(j.line("[", 1).is_none());
+        assert!(j.line("  {\"avg_ts\": 12.5, \"s\": \"a}b\"}", 2).is_none());
+        let d = j.line("]", 3).expect("doc");
+        assert_eq!(d.value[0]["avg_ts"], 12.5);
+        assert_eq!((d.line_start, d.line_end), (1, 3));
+        let d = j
+            .line("PyTorchObserver {\"prompt_tokens\":5}", 7)
+            .expect("doc");
+        assert_eq!(d.value["prompt_tokens"], 5);
+        assert!(j.line("[INFO] starting", 8).is_none());
+        assert!(j.line("{ broken", 9).is_none());
+        assert!(j.line("}", 10).is_none(), "broken JSON is dropped");
+    }
+}

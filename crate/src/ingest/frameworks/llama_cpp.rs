@@ -1,0 +1,795 @@
+//! llama.cpp in every era of its log (llama-cli / main, llama-server, llama-bench,
+//! llama-cpp-python, Android JNI apps):
+//!
+//! - 2023 ggml: `llama_model_load: f16 = 2`, `main: predict time = … ms per token`;
+//! - 2023 ggjt: `llama_model_load_internal: ftype = 2 (mostly Q4_0)`, `llama_print_timings`
+//!   without tokens per second;
+//! - 2023–2024 GGUF: `llm_load_print_meta: model ftype = mostly Q4_K - Medium`,
+//!   `llm_load_tensors: CPU buffer size`, `llama_print_timings` with tokens per second;
+//! - late 2024: `llama_perf_context_print`, `CPU_AARCH64 model buffer size`;
+//! - 2025: `print_info: file type`, `load_tensors: CPU_REPACK model buffer size`, system_info that
+//!   lists only the enabled CPU features.
+//!
+//! The backend is decided from the model buffer names (`Vulkan0`, `CUDA0`, `RPC[...]`), never
+//! from "offloaded N/N layers to GPU", which llama.cpp also prints for RPC CPU servers.
+
+use super::bench_table::{self, BenchTable};
+use super::json_block::Doc;
+use super::runs::{num, phase, PhaseKind, RunCollector};
+use super::FrameworkParser;
+use super::{cap, cap_if};
+use crate::evidence::{BenchRow, Run};
+use crate::sniff::Framework;
+use regex::Regex;
+use std::sync::OnceLock;
+
+const FW: Framework = Framework::LlamaCpp;
+
+struct Re {
+    gate: Regex,
+    build: Regex,
+    loaded: Regex,
+    loading: Regex,
+    general_name: Regex,
+    file_type_kv: Regex,
+    tensor_type: Regex,
+    ftype: Regex,
+    ftype_2023: Regex,
+    size: Regex,
+    size_2023: Regex,
+    params: Regex,
+    buffer: Regex,
+    kv_self: Regex,
+    compute_total: Regex,
+    mem_required: Regex,
+    threads: Regex,
+    flag: Regex,
+    threadpool: Regex,
+    timing: Regex,
+    load_time: Regex,
+    predict: Regex,
+    vulkan: Regex,
+    opencl: Regex,
+    cuda: Regex,
+    metal: Regex,
+    using_device: Regex,
+    csv_head: Regex,
+}
+
+fn re() -> &'static Re {
+    static R: OnceLock<Re> = OnceLock::new();
+    R.get_or_init(|| {
+        let r = |p: &str| Regex::new(p).expect("llama.cpp pattern compiles");
+        Re {
+            gate: super::literal_gate(&["eval time", "load time", "predict time", "system", "CPU : ", "AVX = ", "build", "loading model", "llama_model_loader", "print_info", "llm_load_print_meta", "llama_model_load", "buffer size", "kv self size", "mem required", "threadpool", "ggml_", "Vulkan", "Device ", "using device"]),
+            build: r(r"^(?:main: )?build\s*[:=]\s*(\w+) \((\w+)\)(?: with (.+?) for (\S+))?"),
+            loaded: r(r"llama_model_loader: loaded meta data with \d+ key-value pairs and \d+ tensors from (.+?)(?: \(version .*\))?\s*$"),
+            loading: r(r"(?:^llama\.cpp|^llama_model_load|^main|^llama_load_model_from_file|^llama_model_load_from_file_impl): loading model from '?([^' ]+)'?"),
+            general_name: r(r"general\.name\s+str\s+=\s+(.+?)\s*$"),
+            file_type_kv: r(r"general\.file_type\s+u32\s+=\s+(\d+)"),
+            tensor_type: r(r"llama_model_loader: - type\s+(\w+):\s+(\d+) tensors"),
+            ftype: r(r"^(?:print_info|llm_load_print_meta|llama_model_load_internal|llama_model_loader):\s+(?:file type|model ftype|ftype)\s+=\s+(.+?)\s*$"),
+            ftype_2023: r(r"^llama_model_load:\s+f16\s+=\s+(\d+)"),
+            size: r(r"^(?:print_info|llm_load_print_meta):\s+(?:file size|model size)\s+=\s+([\d.]+) (GiB|MiB|KiB|GB|MB|B)\b(?: \(([\d.]+) BPW\))?"),
+            size_2023: r(r"^llama_model_load:\s+model size\s+=\s+([\d.]+) MB"),
+            params: r(r"^(?:print_info|llm_load_print_meta):\s+model params\s+=\s+([\d.]+) ([KMBT])"),
+            buffer: r(r"(?:^|:)\s*(\S+)\s+(?:(model|KV|compute|output|compute pinned)\s+)?buffer size\s*=\s*([\d.]+) MiB"),
+            kv_self: r(r"^llama_new_context_with_model:\s+kv self size\s+=\s+([\d.]+) MB"),
+            compute_total: r(r"^llama_new_context_with_model:\s+compute buffer total size\s+=\s+([\d.]+) MB"),
+            mem_required: r(r"^(?:llm_load_tensors|llama_model_load_internal):\s+mem required\s+=\s+([\d.]+) MB"),
+            threads: r(r"n_threads\s*=\s*(\d+)(?:\s*\(n_threads_batch\s*=\s*(\d+)\))?\s*/\s*(\d+)"),
+            flag: r(r"([A-Za-z][A-Za-z0-9_]*)\s*=\s*(\d+)\s*$"),
+            threadpool: r(r"llama threadpool init, n_threads = (\d+)"),
+            timing: r(r#"(?:^|[:|"]\s*)(prompt eval time|generation eval time|eval time)\s*=\s*([\d.]+)\s*ms\s*/\s*(\d+)\s*(?:tokens|runs)\s*\(\s*([\d.]+)\s*ms per token(?:,\s*([\w.+-]+)\s*tokens per second)?"#),
+            load_time: r(r"^(?:llama_perf_context_print|llama_print_timings|main):\s+load time\s*=\s*([\d.]+)\s*ms"),
+            predict: r(r"^main:\s+predict time\s*=\s*([\d.]+)\s*ms\s*/\s*([\d.]+)\s*ms per token"),
+            vulkan: r(r"^(?:ggml_vulkan: (\d+) = |Vulkan(\d+): )(.+?) \((.+?)\) \|"),
+            opencl: r(r"^ggml_opencl: (?:selecting )?device: '([^'(]+?)\s*(?:\(|')"),
+            cuda: r(r"^\s*Device (\d+): (.+?), compute capability"),
+            metal: r(r"^ggml_metal_(?:init|device_init): (?:found device|GPU name):\s+(.+?)\s*$"),
+            using_device: r(r"using device (\S+) \((.+)\) - \d+ MiB free"),
+            csv_head: r(r"^build_commit,build_number,"),
+        }
+    })
+}
+
+/// llama_ftype numbers (`general.file_type`, the 2023 `f16 =` / `ftype =` values).
+fn ftype_name(n: u32) -> Option<&'static str> {
+    Some(match n {
+        0 => "F32",
+        1 => "F16",
+        2 => "Q4_0",
+        3 => "Q4_1",
+        7 => "Q8_0",
+        8 => "Q5_0",
+        9 => "Q5_1",
+        10 => "Q2_K",
+        11 => "Q3_K - Small",
+        12 => "Q3_K - Medium",
+        13 => "Q3_K - Large",
+        14 => "Q4_K - Small",
+        15 => "Q4_K - Medium",
+        16 => "Q5_K - Small",
+        17 => "Q5_K - Medium",
+        18 => "Q6_K",
+        32 => "BF16",
+        _ => return None,
+    })
+}
+
+fn mib_to_bytes(v: f64) -> u64 {
+    (v * 1024.0 * 1024.0).round() as u64
+}
+
+#[derive(Default)]
+pub struct LlamaCpp {
+    table: BenchTable,
+    csv_cols: Option<Vec<String>>,
+    /// The quant came from `general.file_type` only; a `file type` line replaces it.
+    quant_from_kv: bool,
+}
+
+impl LlamaCpp {
+    fn system_info(&self, msg: &str, at: u64, runs: &mut RunCollector) {
+        let r = re();
+        let run = runs.run(FW, at);
+        if let Some(c) = cap(&r.threads, msg) {
+            run.n_threads = c.get(1).and_then(|m| m.as_str().parse().ok());
+            run.n_threads_batch = c.get(2).and_then(|m| m.as_str().parse().ok());
+            run.hw_threads = c.get(3).and_then(|m| m.as_str().parse().ok());
+        }
+        let mut any_zero = false;
+        let mut flags = Vec::new();
+        for seg in msg.split('|') {
+            if seg.contains("n_threads") {
+                continue;
+            }
+            if let Some(c) = cap(&r.flag, seg.trim()) {
+                let name = c[1].to_string();
+                match &c[2] {
+                    "0" => {
+                        any_zero = true;
+                        flags.push((name, false));
+                    }
+                    "1" => flags.push((name, true)),
+                    _ => {} // SVE_CNT = 16 and the like: a size, not a flag
+                }
+            }
+        }
+        let new_style = msg.contains("CPU :") && !any_zero;
+        let arm = flags.iter().any(|(n, on)| *on && n == "NEON");
+        let x86 = flags
+            .iter()
+            .any(|(n, on)| *on && matches!(n.as_str(), "SSE3" | "AVX" | "AVX2"));
+        for (n, on) in flags {
+            run.cpu_features.insert(n, on);
+        }
+        // Since the CPU-backend split (Nov 2024, b4216 on) only enabled features are listed, so
+        // a missing flag is off; before, every flag was printed with 0 or 1.
+        if new_style {
+            let implied: &[&str] = if arm {
+                &["DOTPROD", "MATMUL_INT8", "SVE"]
+            } else if x86 {
+                &["AVX", "AVX2", "AVX_VNNI", "AVX512", "F16C", "FMA"]
+            } else {
+                &[]
+            };
+            for f in implied {
+                run.cpu_features.entry((*f).to_string()).or_insert(false);
+            }
+        }
+    }
+
+    fn bench_row(&mut self, row: bench_table::Row, at: u64, runs: &mut RunCollector) {
+        let other_model = runs.open(FW).is_some_and(|r| {
+            r.model.is_some() && row.model.is_some() && r.model != row.model && !r.bench.is_empty()
+        });
+        if other_model {
+            runs.close();
+        }
+        let run = runs.run(FW, at);
+        if let Some(m) = &row.model {
+            if run.quant.is_none() {
+                run.quant = bench_table::quant_of_model_column(m);
+            }
+            run.model.get_or_insert_with(|| m.clone());
+        }
+        run.model_bytes = run.model_bytes.or(row.model_bytes);
+        run.params = run.params.or(row.params);
+        if row.backend.is_some() {
+            run.backend = row.backend.clone();
+        }
+        push_bench(run, row.test, row.tok_s, row.stddev, row.threads);
+    }
+
+    fn csv_line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) -> bool {
+        if re().csv_head.is_match(msg) {
+            self.csv_cols = Some(split_csv(msg).into_iter().map(|s| s.to_string()).collect());
+            return true;
+        }
+        let Some(cols) = &self.csv_cols else {
+            return false;
+        };
+        let cells = split_csv(msg);
+        if cells.len() != cols.len() {
+            return false;
+        }
+        let obj: serde_json::Map<String, serde_json::Value> = cols
+            .iter()
+            .zip(cells)
+            .map(|(k, v)| {
+                let val = v
+                    .parse::<f64>()
+                    .ok()
+                    .and_then(serde_json::Number::from_f64)
+                    .map_or_else(
+                        || serde_json::Value::String(v.to_string()),
+                        serde_json::Value::Number,
+                    );
+                (k.clone(), val)
+            })
+            .collect();
+        bench_object(&obj, at, runs);
+        true
+    }
+}
+
+impl LlamaCpp {
+    /// llama-bench rows: CSV after its header, markdown or TSV tables.
+    fn rows(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
+        if (self.csv_cols.is_some() || msg.starts_with("build_commit,"))
+            && self.csv_line(msg, at, runs)
+        {
+            return;
+        }
+        if msg.contains('|') || msg.contains('\t') {
+            if let Some(row) = self.table.line(msg) {
+                if !self.table.mnn_header {
+                    self.bench_row(row, at, runs);
+                }
+            }
+        }
+    }
+}
+
+fn push_bench(run: &mut Run, test: String, tok_s: f64, stddev: Option<f64>, threads: Option<u32>) {
+    if run.bench.len() < 1000 {
+        run.bench.push(BenchRow {
+            test,
+            tok_s,
+            stddev,
+            n_threads: threads,
+        });
+    }
+    // One thread count across the table is the run's; a sweep leaves it unset.
+    let counts: Vec<Option<u32>> = run.bench.iter().map(|b| b.n_threads).collect();
+    run.n_threads = match counts.first() {
+        Some(Some(t)) if counts.iter().all(|c| *c == Some(*t)) => Some(*t),
+        _ => None,
+    };
+}
+
+/// A llama-bench JSON / JSONL / CSV record.
+fn bench_object(o: &serde_json::Map<String, serde_json::Value>, at: u64, runs: &mut RunCollector) {
+    let f = |k: &str| o.get(k).and_then(serde_json::Value::as_f64);
+    let s = |k: &str| {
+        o.get(k)
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_string)
+    };
+    let Some(tok_s) = f("avg_ts").filter(|v| v.is_finite() && *v > 0.0) else {
+        return;
+    };
+    let (pp, tg) = (
+        f("n_prompt").unwrap_or(0.0) as u64,
+        f("n_gen").unwrap_or(0.0) as u64,
+    );
+    let test = match (pp, tg) {
+        (p, 0) => format!("pp{p}"),
+        (0, g) => format!("tg{g}"),
+        (p, g) => format!("pp{p}+tg{g}"),
+    };
+    let model = s("model_filename").map(|m| basename(&m).to_string());
+    let other = runs
+        .open(FW)
+        .is_some_and(|r| !r.bench.is_empty() && model.is_some() && r.model != model);
+    if other {
+        runs.close();
+    }
+    let run = runs.run(FW, at);
+    if run.model.is_none() {
+        run.model = model;
+    }
+    if run.quant.is_none() {
+        run.quant = s("model_type").and_then(|m| bench_table::quant_of_model_column(&m));
+    }
+    run.model_bytes = run.model_bytes.or(f("model_size").map(|v| v as u64));
+    run.params = run.params.or(f("model_n_params"));
+    if run.build.is_none() {
+        if let (Some(c), Some(n)) = (s("build_commit"), f("build_number")) {
+            run.build = Some(format!("{c} ({n})"));
+        }
+    }
+    if run.backend.is_none() {
+        run.backend = s("backends").or(s("backend"));
+    }
+    if let Some(gpu) = s("gpu_info").filter(|g| !g.is_empty()) {
+        if !run.devices.contains(&gpu) {
+            run.devices.push(gpu);
+        }
+    }
+    let stddev = f("stddev_ts");
+    let threads = f("n_threads").map(|t| t as u32);
+    push_bench(run, test, tok_s, stddev, threads);
+}
+
+/// Splits one CSV record (double quotes, `""` escapes).
+fn split_csv(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut quoted = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => {
+                out.push(line[start..i].trim().trim_matches('"'));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(line[start..].trim().trim_matches('"'));
+    out
+}
+
+fn basename(path: &str) -> &str {
+    path.trim()
+        .trim_matches(['\'', '"'])
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(path)
+}
+
+fn clean_quant(s: &str) -> String {
+    let s = s.trim();
+    // "2 (mostly Q4_0)" -> "Q4_0"
+    let s = match (s.find('('), s.rfind(')')) {
+        (Some(a), Some(b)) if a < b && s[..a].trim().chars().all(|c| c.is_ascii_digit()) => {
+            &s[a + 1..b]
+        }
+        _ => s,
+    };
+    let s = s.trim_end_matches(" (guessed)");
+    let s = s
+        .strip_prefix("mostly ")
+        .or_else(|| s.strip_prefix("all "))
+        .unwrap_or(s);
+    s.trim().to_string()
+}
+
+impl FrameworkParser for LlamaCpp {
+    fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
+        let r = re();
+        if !r.gate.is_match(msg) {
+            self.rows(msg, at, runs);
+            return;
+        }
+        // Timings first: a terminal may fold several of them onto one line.
+        if msg.contains("eval time") {
+            let mut hit = false;
+            for c in r.timing.captures_iter(msg) {
+                hit = true;
+                let kind = if &c[1] == "prompt eval time" {
+                    PhaseKind::Prefill
+                } else {
+                    PhaseKind::Decode
+                };
+                let p = phase(
+                    c[3].parse().ok(),
+                    num(&c[2]),
+                    num(&c[4]),
+                    c.get(5).and_then(|m| num(m.as_str())),
+                );
+                runs.phase(FW, at, kind, p);
+            }
+            if hit {
+                return;
+            }
+        }
+        if let Some(c) = cap_if(msg.contains("load time"), &r.load_time, msg) {
+            if let Some(run) = runs.open(FW) {
+                run.load_ms = num(&c[1]);
+                run.line_end = Some(at);
+            } else {
+                runs.run(FW, at).load_ms = num(&c[1]);
+            }
+            return;
+        }
+        if let Some(c) = cap_if(msg.contains("predict time"), &r.predict, msg) {
+            runs.phase(
+                FW,
+                at,
+                PhaseKind::Decode,
+                phase(None, num(&c[1]), num(&c[2]), None),
+            );
+            return;
+        }
+        if msg.contains("system_info")
+            || msg.starts_with("system info:")
+            || msg.starts_with("CPU : ")
+            || (msg.starts_with("AVX = ") && msg.contains(" | "))
+        {
+            if msg.contains(" = ") {
+                self.system_info(msg, at, runs);
+            }
+            return;
+        }
+        if let Some(c) = cap_if(msg.contains("build"), &r.build, msg) {
+            let (a, b) = (&c[1], &c[2]);
+            if a.chars().all(|ch| ch.is_ascii_digit()) {
+                // A banner: `build: 4621 (6eecde3c) with clang … for aarch64-…` starts a run.
+                runs.boundary(FW, at, |r| {
+                    r.build.is_some()
+                        || r.model.is_some()
+                        || r.decode.is_some()
+                        || !r.bench.is_empty()
+                });
+                runs.run(FW, at).build = Some(format!("{a} ({b})"));
+            } else if let Some(run) = runs.open(FW) {
+                // llama-bench's footer `build: 6eecde3c (4621)` closes its table.
+                run.build = Some(format!("{a} ({b})"));
+                run.line_end = Some(at);
+            }
+            return;
+        }
+        if let Some(c) = cap_if(msg.contains("loaded meta data"), &r.loaded, msg) {
+            runs.boundary(FW, at, |r| {
+                r.model.is_some() || !r.tensor_types.is_empty() || r.decode.is_some()
+            });
+            runs.run(FW, at).model = Some(basename(&c[1]).to_string());
+            return;
+        }
+        if let Some(c) = cap_if(msg.contains("loading model from"), &r.loading, msg) {
+            runs.boundary(FW, at, |r| r.model.is_some() || r.decode.is_some());
+            runs.run(FW, at).model = Some(basename(&c[1]).to_string());
+            return;
+        }
+        if msg.starts_with("llama_model_loader:") {
+            if let Some(c) = cap(&r.tensor_type, msg) {
+                let run = runs.run(FW, at);
+                if let Ok(n) = c[2].parse::<u64>() {
+                    *run.tensor_types.entry(c[1].to_string()).or_insert(0) += n;
+                }
+            } else if let Some(c) = cap(&r.general_name, msg) {
+                runs.run(FW, at)
+                    .model
+                    .get_or_insert_with(|| c[1].to_string());
+            } else if let Some(c) = cap(&r.file_type_kv, msg) {
+                let run = runs.run(FW, at);
+                if run.quant.is_none() {
+                    if let Some(q) = c[1].parse().ok().and_then(ftype_name) {
+                        run.quant = Some(q.to_string());
+                        self.quant_from_kv = true;
+                    }
+                }
+            }
+            return;
+        }
+        if let Some(c) = cap_if(msg.contains("type"), &r.ftype, msg) {
+            let run = runs.run(FW, at);
+            if run.quant.is_none() || self.quant_from_kv {
+                run.quant = Some(clean_quant(&c[1]));
+                self.quant_from_kv = false;
+            }
+            return;
+        }
+        if let Some(c) = cap_if(msg.starts_with("llama_model_load:"), &r.ftype_2023, msg) {
+            if let Some(q) = c[1].parse().ok().and_then(ftype_name) {
+                runs.run(FW, at).quant.get_or_insert_with(|| q.to_string());
+            }
+            return;
+        }
+        if let Some(c) = cap_if(msg.contains(" size"), &r.size, msg) {
+            let run = runs.run(FW, at);
+            let v = num(&c[1]).unwrap_or(0.0);
+            match (&c[2], c.get(3)) {
+                // Before mid-2023, "model size = 6.74 B" was the parameter count.
+                ("B", None) => run.params = Some(v * 1e9),
+                (unit, bpw) => {
+                    let mul = match unit {
+                        "GiB" | "GB" => 1024.0 * 1024.0 * 1024.0,
+                        "MiB" | "MB" => 1024.0 * 1024.0,
+                        "KiB" => 1024.0,
+                        _ => 1.0,
+                    };
+                    run.model_bytes = Some((v * mul).round() as u64);
+                    if let Some(b) = bpw.and_then(|m| num(m.as_str())) {
+                        run.bits_per_weight = Some(b);
+                    }
+                }
+            }
+            return;
+        }
+        if let Some(c) = cap_if(msg.starts_with("llama_model_load:"), &r.size_2023, msg) {
+            runs.run(FW, at).model_bytes = num(&c[1]).map(mib_to_bytes);
+            return;
+        }
+        if let Some(c) = cap_if(msg.contains("model params"), &r.params, msg) {
+            let mul = match &c[2] {
+                "K" => 1e3,
+                "M" => 1e6,
+                "B" => 1e9,
+                _ => 1e12,
+            };
+            runs.run(FW, at).params = num(&c[1]).map(|v| v * mul);
+            return;
+        }
+        if msg.contains("buffer size") {
+            if let Some(c) = cap(&r.buffer, msg) {
+                let name = c[1].to_string();
+                let kind = c.get(2).map_or("model", |m| m.as_str());
+                if let Some(v) = num(&c[3]) {
+                    *runs
+                        .run(FW, at)
+                        .buffers_mib
+                        .entry(format!("{name} {kind}"))
+                        .or_insert(0.0) += v;
+                }
+                return;
+            }
+        }
+        for (pat, key) in [
+            (&r.kv_self, "KV"),
+            (&r.compute_total, "compute"),
+            (&r.mem_required, "CPU model"),
+        ] {
+            if let Some(c) = pat.captures(msg) {
+                if let Some(v) = num(&c[1]) {
+                    runs.run(FW, at).buffers_mib.insert(key.to_string(), v);
+                }
+                return;
+            }
+        }
+        if let Some(c) = cap_if(msg.contains("threadpool"), &r.threadpool, msg) {
+            runs.run(FW, at)
+                .n_threads
+                .get_or_insert(c[1].parse().unwrap_or(0));
+            return;
+        }
+        let device = if msg.contains("ggml_")
+            || msg.starts_with("Vulkan")
+            || msg.contains("Device ")
+            || msg.contains("using device")
+        {
+            cap(&r.vulkan, msg)
+                .map(|c| c[3].to_string())
+                .or_else(|| cap(&r.opencl, msg).map(|c| c[1].to_string()))
+                .or_else(|| cap(&r.cuda, msg).map(|c| c[2].to_string()))
+                .or_else(|| cap(&r.metal, msg).map(|c| c[1].to_string()))
+                .or_else(|| cap(&r.using_device, msg).map(|c| format!("{} ({})", &c[1], &c[2])))
+        } else {
+            None
+        };
+        if let Some(d) = device {
+            let run = runs.run(FW, at);
+            if !run.devices.contains(&d) && run.devices.len() < 16 {
+                run.devices.push(d);
+            }
+            return;
+        }
+        self.rows(msg, at, runs);
+    }
+
+    fn doc(&mut self, doc: &Doc, runs: &mut RunCollector) {
+        let objs: Vec<&serde_json::Map<String, serde_json::Value>> = match &doc.value {
+            serde_json::Value::Array(a) => a.iter().filter_map(|v| v.as_object()).collect(),
+            serde_json::Value::Object(o) => vec![o],
+            _ => Vec::new(),
+        };
+        for o in objs {
+            if o.contains_key("avg_ts") {
+                bench_object(o, doc.line_end, runs);
+                if let Some(run) = runs.open(FW) {
+                    run.line_start = Some(
+                        run.line_start
+                            .map_or(doc.line_start, |s| s.min(doc.line_start)),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Buffer family -> backend name. `CPU_Mapped`, `CPU_REPACK`, `CPU_AARCH64` are all the CPU.
+fn backend_of_buffer(name: &str) -> &str {
+    let n = name.trim_start_matches("ROCm");
+    for (prefix, backend) in [
+        ("CPU", "CPU"),
+        ("Vulkan", "Vulkan"),
+        ("CUDA", "CUDA"),
+        ("ROCm", "ROCm"),
+        ("Metal", "Metal"),
+        ("MTL", "Metal"),
+        ("OpenCL", "OpenCL"),
+        ("RPC", "RPC"),
+        ("SYCL", "SYCL"),
+        ("CANN", "CANN"),
+        ("Kompute", "Kompute"),
+        ("HTP", "HTP"),
+        ("QNN", "QNN"),
+    ] {
+        if n.starts_with(prefix) {
+            return backend;
+        }
+    }
+    name
+}
+
+/// Decides the backend from the model buffers: the family holding most of the weights.
+pub fn finalize(run: &mut Run) {
+    if run.backend.is_some() {
+        return;
+    }
+    let mut by_backend: Vec<(&str, f64)> = Vec::new();
+    for (k, v) in &run.buffers_mib {
+        let Some(name) = k.strip_suffix(" model") else {
+            continue;
+        };
+        let b = backend_of_buffer(name);
+        match by_backend.iter_mut().find(|(n, _)| *n == b) {
+            Some(e) => e.1 += v,
+            None => by_backend.push((b, *v)),
+        }
+    }
+    by_backend.sort_by(|a, b| b.1.total_cmp(&a.1));
+    if let Some((b, _)) = by_backend.first() {
+        run.backend = Some((*b).to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Vec<Run> {
+        let mut f = super::super::Frameworks::new("t");
+        for (i, l) in text.lines().enumerate() {
+            f.line(crate::ingest::wrapper::unwrap(l).message, i as u64 + 1);
+        }
+        f.finish()
+    }
+
+    #[test]
+    fn era_2025_with_only_enabled_flags() {
+        let runs = parse(
+            "build: 4621 (6eecde3c) with clang version 18 for aarch64-unknown-linux-android24
+llama_model_loader: loaded meta data with 29 key-value pairs and 339 tensors from /data/qwen2.5-7b-q4_0.gguf (version GGUF V3 (latest))
+llama_model_loader: - type  f32:  141 tensors
+llama_model_loader: - type q4_0:  197 tensors
+print_info: file type   = Q4_0
+print_info: file size   = 4.12 GiB (4.64 BPW)
+print_info: model params     = 7.62 B
+load_tensors: offloaded 29/29 layers to GPU
+load_tensors:   CPU_Mapped model buffer size =  4219.18 MiB
+llama_kv_cache_unified:        CPU KV buffer size =   112.00 MiB
+system_info: n_threads = 8 (n_threads_batch = 8) / 8 | CPU : NEON = 1 | ARM_FMA = 1 | LLAMAFILE = 1 | REPACK = 1 |
+llama_perf_context_print:        load time =   **31254.12 ms**
+llama_perf_context_print: prompt eval time =   41210.55 ms /    38 tokens ( 1084.49 ms per token,     0.92 tokens per second)
+llama_perf_context_print:        eval time =  223145.30 ms /   127 runs   ( 1757.05 ms per token,     0.57 tokens per second) cpu only",
+        );
+        assert_eq!(runs.len(), 1);
+        let r = &runs[0];
+        assert_eq!(r.build.as_deref(), Some("4621 (6eecde3c)"));
+        assert_eq!(r.model.as_deref(), Some("qwen2.5-7b-q4_0.gguf"));
+        assert_eq!(r.quant.as_deref(), Some("Q4_0"));
+        assert_eq!(r.tensor_types.get("q4_0"), Some(&197));
+        assert_eq!(r.bits_per_weight, Some(4.64));
+        assert_eq!(r.params, Some(7.62e9));
+        assert_eq!(
+            r.backend.as_deref(),
+            Some("CPU"),
+            "from buffers, not the offload line"
+        );
+        assert_eq!(r.cpu_features.get("DOTPROD"), Some(&false));
+        assert_eq!(r.cpu_features.get("NEON"), Some(&true));
+        assert_eq!(
+            (r.n_threads, r.n_threads_batch, r.hw_threads),
+            (Some(8), Some(8), Some(8))
+        );
+        assert_eq!(r.decode.as_ref().and_then(|d| d.tok_s), Some(0.57));
+        assert_eq!(r.prefill.as_ref().and_then(|d| d.tokens), Some(38));
+        assert_eq!(r.load_ms, Some(31254.12));
+        assert_eq!(r.buffers_mib.get("CPU KV"), Some(&112.0));
+    }
+
+    #[test]
+    fn era_2023_without_tok_s_and_all_flags_listed() {
+        let runs = parse(
+            "main: build = 669 (b24c304)
+llama.cpp: loading model from models/7B/ggml-model-q4_0.bin
+llama_model_load_internal: ftype      = 2 (mostly Q4_0)
+llama_model_load_internal: mem required  = 5407.71 MB (+ 1026.00 MB per state)
+system_info: n_threads = 4 / 8 | AVX = 1 | AVX2 = 1 | AVX512 = 0 | NEON = 0 | ARM_FMA = 0 | F16C = 1 |
+llama_print_timings:        load time =  1234.56 ms
+llama_print_timings:      sample time =    12.34 ms /    64 runs   (    0.19 ms per token)
+llama_print_timings: prompt eval time =  2345.67 ms /    16 tokens (  146.60 ms per token)
+llama_print_timings:        eval time =  5678.90 ms /    63 runs   (   90.14 ms per token)",
+        );
+        let r = &runs[0];
+        assert_eq!(r.quant.as_deref(), Some("Q4_0"));
+        assert_eq!(r.model.as_deref(), Some("ggml-model-q4_0.bin"));
+        assert_eq!(r.cpu_features.get("AVX512"), Some(&false));
+        assert_eq!(
+            r.cpu_features.get("AVX_VNNI"),
+            None,
+            "old builds: absent is unknown"
+        );
+        let d = r.decode.as_ref().expect("decode");
+        assert!(d.derived);
+        assert_eq!(d.tok_s, Some(11.094));
+        assert_eq!(d.tokens, Some(63));
+    }
+
+    #[test]
+    fn server_requests_are_runs_and_rpc_buffers_decide_the_backend() {
+        let runs = parse(
+            "load_tensors: offloaded 81/81 layers to GPU
+load_tensors: RPC[192.168.1.10:50052] model buffer size = 20000.00 MiB
+load_tensors:   CPU_Mapped model buffer size =   400.00 MiB
+slot print_timing: id  0 | task 0 | prompt eval time =     125.46 ms /    11 tokens (   11.41 ms per token,    87.68 tokens per second)
+       eval time =    2047.94 ms /   128 tokens (   16.00 ms per token,    62.50 tokens per second)
+prompt eval time =     100.00 ms /    10 tokens (   10.00 ms per token,   100.00 tokens per second)
+       eval time =    2000.00 ms /   128 tokens (   15.63 ms per token,    64.00 tokens per second)",
+        );
+        assert_eq!(runs.len(), 2);
+        assert_eq!(runs[1].backend.as_deref(), Some("RPC"));
+        assert_eq!(runs[1].decode.as_ref().and_then(|d| d.tok_s), Some(64.0));
+        assert_eq!(runs[0].line_start, Some(2));
+        assert_eq!(runs[1].line_start, Some(6));
+    }
+
+    #[test]
+    fn bench_markdown_and_csv() {
+        let runs = parse(
+            "| model                          |       size |     params | backend    | threads |          test |                  t/s |
+| ------------------------------ | ---------: | ---------: | ---------- | ------: | ------------: | -------------------: |
+| qwen2 1B Q4_0                  | 403.20 MiB |   494.03 M | CPU        |       4 |         pp512 |        210.55 ± 3.02 |
+| qwen2 1B Q4_0                  | 403.20 MiB |   494.03 M | CPU        |       8 |         pp512 |        180.10 ± 9.02 |
+| qwen2 1B Q4_0                  | 403.20 MiB |   494.03 M | CPU        |       4 |         tg128 |         41.02 ± 0.30 |
+
+build: 6eecde3c (4621)
+build_commit,build_number,cpu_info,model_filename,model_type,model_size,model_n_params,n_threads,n_prompt,n_gen,avg_ts,stddev_ts
+\"6eecde3c\",\"4621\",\"Cortex-A78, X1\",\"/m/llama-7b.gguf\",\"llama 7B Q4_0\",\"3825065984\",\"6738415616\",\"4\",\"0\",\"128\",\"12.5\",\"0.2\"",
+        );
+        assert_eq!(runs.len(), 2);
+        let a = &runs[0];
+        assert_eq!(a.quant.as_deref(), Some("Q4_0"));
+        assert_eq!(a.bench.len(), 3);
+        assert_eq!(
+            a.n_threads, None,
+            "a thread sweep has no single thread count"
+        );
+        assert_eq!(a.build.as_deref(), Some("6eecde3c (4621)"));
+        assert_eq!(a.params, Some(494.03e6));
+        let b = &runs[1];
+        assert_eq!(b.bench[0].test, "tg128");
+        assert_eq!(b.bench[0].tok_s, 12.5);
+        assert_eq!(b.model_bytes, Some(3825065984));
+        assert_eq!(b.n_threads, Some(4));
+    }
+
+    #[test]
+    fn old_server_json_logs_and_jni_system_info() {
+        let runs = parse(
+            r#"system info:AVX = 0 | AVX2 = 0 | AVX512 = 0 | NEON = 1 | ARM_FMA = 1 | F16C = 0 | FP16_VA = 1 | WASM_SIMD = 0 | BLAS = 0 | SSE3 = 0 | VSX = 0 |
+{"tid":"0x1f8","timestamp":1707301911,"level":"INFO","function":"print_timings","line":253,"msg":"prompt eval time =     563.34 ms /    15 tokens (   37.56 ms per token,    26.63 tokens per second)","slot_id":0,"t_prompt_processing":563.34,"num_prompt_tokens_processed":15}
+{"tid":"0x1f8","timestamp":1707301911,"level":"INFO","function":"print_timings","line":267,"msg":"generation eval time =    5180.11 ms /   100 runs   (   51.80 ms per token,    19.30 tokens per second)","slot_id":0}"#,
+        );
+        assert_eq!(runs.len(), 1);
+        let r = &runs[0];
+        assert_eq!(r.cpu_features.get("FP16_VA"), Some(&true));
+        assert_eq!(r.cpu_features.get("AVX2"), Some(&false));
+        assert_eq!(r.prefill.as_ref().and_then(|p| p.tok_s), Some(26.63));
+        assert_eq!(r.decode.as_ref().and_then(|p| p.tok_s), Some(19.3));
+    }
+}

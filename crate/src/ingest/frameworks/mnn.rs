@@ -1,0 +1,184 @@
+//! MNN-LLM (llm_demo, the Android app, llm_bench): the speed block that `llm_demo` and
+//! `Llm::print_speed` print between `####` rules (space-padded keys, older blocks with
+//! "total speed" / "chat speed"), the `The device supports: i8sdot:1, fp16:1, i8mm: 0, sve2: 0`
+//! feature line, `CPU Group` topology, AUTOTIME load lines, `config.json` keys pasted with the
+//! log, and llm_bench markdown tables.
+
+use super::bench_table::{quant_of_model_column, BenchTable};
+use super::cap;
+use super::runs::{num, phase, quant_from_name, PhaseKind, RunCollector};
+use super::FrameworkParser;
+use crate::evidence::BenchRow;
+use crate::sniff::Framework;
+use regex::Regex;
+use std::sync::OnceLock;
+
+const FW: Framework = Framework::Mnn;
+
+struct Re {
+    gate: Regex,
+    features: Regex,
+    group: Regex,
+    feature: Regex,
+    kv: Regex,
+    config: Regex,
+    model: Regex,
+    autotime: Regex,
+}
+
+fn re() -> &'static Re {
+    static R: OnceLock<Re> = OnceLock::new();
+    R.get_or_init(|| {
+        let r = |p: &str| Regex::new(p).expect("MNN pattern compiles");
+        Re {
+            gate: super::literal_gate(&["tokens num", " time =", "speed =", "The device support", "CPU Group", "\"backend_type\"", "\"thread_num\"", "\"precision\"", "\"llm_model\"", "\"llm_weight\"", "model path is", "config path is", "load model from", "Load model", "cost time"]),
+            features: r(r"The device support(?:s)?:\s*(.+)$"),
+            group: r(r"CPU Group: \[([\d ]+)\],\s*(\d+)\s*-\s*(\d+)"),
+            feature: r(r"(\w+):\s*(\d)"),
+            kv: r(r"^\s*(prompt tokens num|decode tokens num|output tokens num|prefill time|decode time|prefill speed|decode speed|total speed)\s*=\s*([\d.]+|inf|nan)\s*(s|tok/s)?"),
+            config: r(r#""(backend_type|thread_num|precision|llm_model|llm_weight)"\s*:\s*"?([\w./-]+)"?"#),
+            model: r(r"^(?:model path is|config path is|load model from|Load model:?)\s+(\S+)"),
+            autotime: r(r"^(\w*[Ll]oad\w*), \d+, cost time: ([\d.]+) ms"),
+        }
+    })
+}
+
+#[derive(Default)]
+pub struct Mnn {
+    table: BenchTable,
+    prompt_tokens: Option<u64>,
+    decode_tokens: Option<u64>,
+    prefill_s: Option<f64>,
+    decode_s: Option<f64>,
+}
+
+impl FrameworkParser for Mnn {
+    fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
+        let r = re();
+        if !r.gate.is_match(msg) && !msg.contains('|') {
+            return;
+        }
+        if let Some(c) = cap(&r.kv, msg) {
+            let v = num(&c[2]);
+            match &c[1] {
+                "prompt tokens num" => self.prompt_tokens = v.map(|v| v as u64),
+                "decode tokens num" | "output tokens num" => {
+                    self.decode_tokens = v.map(|v| v as u64)
+                }
+                "prefill time" => self.prefill_s = v,
+                "decode time" => self.decode_s = v,
+                "prefill speed" => {
+                    let p = phase(
+                        self.prompt_tokens,
+                        self.prefill_s.map(|s| s * 1000.0),
+                        None,
+                        v,
+                    );
+                    runs.phase(FW, at, PhaseKind::Prefill, p);
+                }
+                "decode speed" => {
+                    let p = phase(
+                        self.decode_tokens,
+                        self.decode_s.map(|s| s * 1000.0),
+                        None,
+                        v,
+                    );
+                    runs.phase(FW, at, PhaseKind::Decode, p);
+                    *self = Mnn {
+                        table: std::mem::take(&mut self.table),
+                        ..Mnn::default()
+                    };
+                }
+                _ => {} // total speed: a prefill+decode mix, never a phase
+            }
+            return;
+        }
+        if msg.starts_with("#####") {
+            return;
+        }
+        if let Some(c) = cap(&r.group, msg) {
+            let cpus: Vec<u32> = c[1]
+                .split_whitespace()
+                .filter_map(|n| n.parse().ok())
+                .collect();
+            if let Ok(max) = c[3].parse() {
+                super::runs::add_cpus(runs.run(FW, at), &cpus, max);
+            }
+            return;
+        }
+        if let Some(c) = cap(&r.features, msg) {
+            let run = runs.run(FW, at);
+            for f in r.feature.captures_iter(&c[1]) {
+                run.cpu_features.insert(f[1].to_string(), &f[2] == "1");
+            }
+            return;
+        }
+        if let Some(c) = cap(&r.config, msg) {
+            let run = runs.run(FW, at);
+            match &c[1] {
+                "backend_type" => run.backend = Some(c[2].to_string()),
+                // On GPU backends thread_num is a mode mask (4 = tuning, 68 = buffer mode and
+                // autotune), not a thread count.
+                "thread_num"
+                    if run
+                        .backend
+                        .as_deref()
+                        .map_or(true, |b| b.eq_ignore_ascii_case("cpu")) =>
+                {
+                    run.n_threads = c[2].parse().ok()
+                }
+                "thread_num" => {}
+                _ => {
+                    if run.quant.is_none() {
+                        run.quant = quant_from_name(&c[2]);
+                    }
+                }
+            }
+            return;
+        }
+        if let Some(c) = cap(&r.model, msg) {
+            runs.boundary(FW, at, |r| r.model.is_some() || r.decode.is_some());
+            let run = runs.run(FW, at);
+            // `config path is …/Qwen2.5-1.5B-Instruct-MNN/config.json`: the model is the folder.
+            let path = c[1]
+                .trim_end_matches("/config.json")
+                .trim_end_matches("/llm_config.json");
+            run.model = Some(path.rsplit('/').next().unwrap_or(path).to_string());
+            run.quant = quant_from_name(path);
+            return;
+        }
+        if let Some(c) = cap(&r.autotime, msg) {
+            if let Some(run) = runs.open(FW) {
+                run.load_ms = num(&c[2]);
+                run.line_end = Some(at);
+            }
+            return;
+        }
+        if msg.contains('|') {
+            if let Some(row) = self.table.line(msg) {
+                if !self.table.mnn_header {
+                    return;
+                }
+                let run = runs.run(FW, at);
+                if let Some(m) = &row.model {
+                    run.model.get_or_insert_with(|| m.clone());
+                    if run.quant.is_none() {
+                        run.quant = quant_of_model_column(m).or_else(|| quant_from_name(m));
+                    }
+                }
+                run.model_bytes = run.model_bytes.or(row.model_bytes);
+                if row.backend.is_some() {
+                    run.backend = row.backend;
+                }
+                if run.bench.len() < 1000 {
+                    run.bench.push(BenchRow {
+                        test: row.test,
+                        tok_s: row.tok_s,
+                        stddev: row.stddev,
+                        n_threads: row.threads,
+                    });
+                }
+            }
+        }
+    }
+}

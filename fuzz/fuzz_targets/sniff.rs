@@ -1,0 +1,7 @@
+//! The sniffer on arbitrary first bytes.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let _ = tokscope::sniff::sniff(data);
+});
