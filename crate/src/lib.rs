@@ -21,6 +21,7 @@
 pub mod catalogue;
 pub mod diagnose;
 pub mod evidence;
+pub mod kernel;
 pub mod ingest;
 pub mod report;
 pub mod session;
