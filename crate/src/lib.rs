@@ -21,8 +21,8 @@
 pub mod catalogue;
 pub mod diagnose;
 pub mod evidence;
-pub mod kernel;
 pub mod ingest;
+pub mod kernel;
 pub mod report;
 pub mod session;
 pub mod sniff;

@@ -4,7 +4,9 @@
 //! parameters, and the evidence. The report stage turns the id and parameters into text from the
 //! bilingual catalogue.
 
+mod bandwidth;
 mod fallback;
+mod sustained;
 
 use crate::evidence::{Evidence, InputId};
 use serde::Serialize;
@@ -60,7 +62,7 @@ pub struct Finding {
 type Rule = fn(&Evidence) -> Vec<Finding>;
 
 /// Every rule, in the order their findings are listed when severities tie.
-const RULES: &[Rule] = &[fallback::rule];
+const RULES: &[Rule] = &[fallback::rule, bandwidth::rule, sustained::rule];
 
 /// Runs every rule; findings come most severe first.
 pub fn diagnose(ev: &Evidence) -> Vec<Finding> {
@@ -71,5 +73,5 @@ pub fn diagnose(ev: &Evidence) -> Vec<Finding> {
 
 /// Every finding id a rule can emit, so the catalogue can be checked for completeness.
 pub fn finding_ids() -> Vec<&'static str> {
-    fallback::IDS.to_vec()
+    [fallback::IDS, bandwidth::IDS, sustained::IDS].concat()
 }

@@ -93,10 +93,26 @@ pub struct Quant {
 /// Q4_0: 18 bytes per 32 weights; Q8_0: 34 per 32; Q4_K_M mixes Q4_K (4.5 bpw) with Q6_K for
 /// attn_v and half of ffn_down, 4.85 bpw overall on LLaMA 7B (3.80 GiB for 6.74 B).
 pub const QUANTS: &[Quant] = &[
-    Quant { name: "Q4_0", bpw: 4.5, output_bpw: 6.5625 },
-    Quant { name: "Q4_K_M", bpw: 4.85, output_bpw: 6.5625 },
-    Quant { name: "Q8_0", bpw: 8.5, output_bpw: 8.5 },
-    Quant { name: "F16", bpw: 16.0, output_bpw: 16.0 },
+    Quant {
+        name: "Q4_0",
+        bpw: 4.5,
+        output_bpw: 6.5625,
+    },
+    Quant {
+        name: "Q4_K_M",
+        bpw: 4.85,
+        output_bpw: 6.5625,
+    },
+    Quant {
+        name: "Q8_0",
+        bpw: 8.5,
+        output_bpw: 8.5,
+    },
+    Quant {
+        name: "F16",
+        bpw: 16.0,
+        output_bpw: 16.0,
+    },
 ];
 
 impl ModelShape {
@@ -122,7 +138,11 @@ impl ModelShape {
     }
 
     pub fn kv_bytes(&self, context: u32) -> f64 {
-        2.0 * self.layers as f64 * self.kv_heads as f64 * self.head_dim as f64 * 2.0 * context as f64
+        2.0 * self.layers as f64
+            * self.kv_heads as f64
+            * self.head_dim as f64
+            * 2.0
+            * context as f64
     }
 }
 
@@ -212,7 +232,11 @@ mod tests {
         for (q, published) in [(0, 88.54), (2, 62.05)] {
             let bpt = llama2.bytes_per_token(&QUANTS[q], 0);
             let e = expected_tok_s(bpt, 800.0);
-            assert!((e / published - 1.0).abs() < 0.10, "{} {e} vs {published}", QUANTS[q].name);
+            assert!(
+                (e / published - 1.0).abs() < 0.10,
+                "{} {e} vs {published}",
+                QUANTS[q].name
+            );
             assert!(ceiling_tok_s(bpt, 800.0) > e);
         }
     }
@@ -222,8 +246,16 @@ mod tests {
         let t = table(25.0, DEFAULT_CONTEXT);
         assert_eq!(t.rows.len(), MODELS.len() * QUANTS.len());
         // seed 000: a 7B int4 model at 25 GB/s cannot exceed about 7 tok/s.
-        let q7 = t.rows.iter().find(|r| r.model == "Qwen2.5 7B" && r.quant == "Q4_0").unwrap();
-        assert!(q7.ceiling_tok_s > 5.0 && q7.ceiling_tok_s < 7.5, "{}", q7.ceiling_tok_s);
+        let q7 = t
+            .rows
+            .iter()
+            .find(|r| r.model == "Qwen2.5 7B" && r.quant == "Q4_0")
+            .unwrap();
+        assert!(
+            q7.ceiling_tok_s > 5.0 && q7.ceiling_tok_s < 7.5,
+            "{}",
+            q7.ceiling_tok_s
+        );
         assert!(q7.expected_tok_s < q7.ceiling_tok_s);
         assert_eq!(table(0.0, 0).rows[0].ceiling_tok_s, 0.0);
     }

@@ -26,11 +26,12 @@
 //! assert_eq!(y, vec![24.0, 24.0]);
 //! ```
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod bench;
 pub mod ceiling;
 pub mod q4;
 pub mod read;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod bench;
+pub mod work;
 
 /// A small deterministic generator for benchmark and test data (xorshift64*): the content of the
 /// buffers does not matter for timing, but it must be reproducible and not compressible to zero

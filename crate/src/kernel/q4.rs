@@ -204,7 +204,9 @@ impl Q4Matrix {
     /// Repacks `rows × cols` weights given as ggml blocks, row-major (`rows · cols/32` blocks).
     pub fn from_ggml(rows: usize, cols: usize, blocks: &[BlockQ4_0]) -> Result<Q4Matrix, String> {
         if cols == 0 || cols % QK != 0 {
-            return Err(format!("Q4_0 rows need a multiple of {QK} columns, not {cols}"));
+            return Err(format!(
+                "Q4_0 rows need a multiple of {QK} columns, not {cols}"
+            ));
         }
         let nb = cols / QK;
         if rows.checked_mul(nb) != Some(blocks.len()) {
@@ -573,8 +575,14 @@ mod sse2 {
     fn reduce4(s: [__m128i; 4]) -> __m128i {
         // SAFETY (all blocks below): SSE2 is baseline on x86-64; loads are unaligned and in bounds.
         unsafe {
-            let u0 = _mm_add_epi32(_mm_unpacklo_epi32(s[0], s[1]), _mm_unpackhi_epi32(s[0], s[1]));
-            let u1 = _mm_add_epi32(_mm_unpacklo_epi32(s[2], s[3]), _mm_unpackhi_epi32(s[2], s[3]));
+            let u0 = _mm_add_epi32(
+                _mm_unpacklo_epi32(s[0], s[1]),
+                _mm_unpackhi_epi32(s[0], s[1]),
+            );
+            let u1 = _mm_add_epi32(
+                _mm_unpacklo_epi32(s[2], s[3]),
+                _mm_unpackhi_epi32(s[2], s[3]),
+            );
             _mm_add_epi32(_mm_unpacklo_epi64(u0, u1), _mm_unpackhi_epi64(u0, u1))
         }
     }
@@ -739,7 +747,13 @@ pub mod cases {
         let mut v = Vec::new();
         for rows in [1, 2, 3, 4, 5, 7, 8, 9, 13] {
             for nb in [1, 2, 3, 8] {
-                v.push(case(format!("random {rows}x{nb}"), rows, nb, rand_w, rand_a));
+                v.push(case(
+                    format!("random {rows}x{nb}"),
+                    rows,
+                    nb,
+                    rand_w,
+                    rand_a,
+                ));
             }
         }
         v.push(case("random 64x128".into(), 64, 128, rand_w, rand_a));
@@ -822,12 +836,26 @@ mod tests {
     #[test]
     fn edge_sums_are_exact() {
         let cases = all();
-        let min = cases.iter().find(|c| c.name.starts_with("all-min")).unwrap();
+        let min = cases
+            .iter()
+            .find(|c| c.name.starts_with("all-min"))
+            .unwrap();
         // (0-8)·(-128)·32 per block
-        assert!(min.matrix.block_sums(Path::Scalar, &min.act).iter().all(|&s| s == 32768));
-        let max = cases.iter().find(|c| c.name.starts_with("all-max")).unwrap();
+        assert!(min
+            .matrix
+            .block_sums(Path::Scalar, &min.act)
+            .iter()
+            .all(|&s| s == 32768));
+        let max = cases
+            .iter()
+            .find(|c| c.name.starts_with("all-max"))
+            .unwrap();
         // (15-8)·127·32
-        assert!(max.matrix.block_sums(Path::best(), &max.act).iter().all(|&s| s == 28448));
+        assert!(max
+            .matrix
+            .block_sums(Path::best(), &max.act)
+            .iter()
+            .all(|&s| s == 28448));
     }
 
     #[test]
@@ -844,7 +872,9 @@ mod tests {
                 }
             })
             .collect();
-        let x: Vec<f32> = (0..cols).map(|i| ((i * 37 % 19) as f32 - 9.0) / 3.0).collect();
+        let x: Vec<f32> = (0..cols)
+            .map(|i| ((i * 37 % 19) as f32 - 9.0) / 3.0)
+            .collect();
         let act = Q8Act::quantize(&x);
         let blocks = quantize_q8_0(&x);
         let m = Q4Matrix::from_ggml(rows, cols, &weights).unwrap();
@@ -862,7 +892,11 @@ mod tests {
                     want += dw * ((w.qs[j] >> 4) as f64 - 8.0) * da * a.qs[j + 16] as f64;
                 }
             }
-            assert!((y[r] as f64 - want).abs() <= 1e-4 * want.abs().max(1.0), "row {r}: {} vs {want}", y[r]);
+            assert!(
+                (y[r] as f64 - want).abs() <= 1e-4 * want.abs().max(1.0),
+                "row {r}: {} vs {want}",
+                y[r]
+            );
         }
     }
 

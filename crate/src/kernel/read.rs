@@ -24,7 +24,10 @@ pub fn read_sum_scalar(data: &[u8]) -> u32 {
             *a = a.wrapping_add(u64::from_le_bytes(w));
         }
     }
-    fold(acc.iter().fold(0u64, |s, a| s.wrapping_add(*a)), blocks.remainder())
+    fold(
+        acc.iter().fold(0u64, |s, a| s.wrapping_add(*a)),
+        blocks.remainder(),
+    )
 }
 
 /// The tail bytes, and 64 bits folded to 32.
@@ -43,7 +46,9 @@ mod simd {
         for b in &mut blocks {
             for (i, a) in acc.iter_mut().enumerate() {
                 // SAFETY: i*16+16 <= 64 = b.len(); v128_load is unaligned.
-                *a = i32x4_add(*a, unsafe { v128_load(b.as_ptr().add(i * 16) as *const v128) });
+                *a = i32x4_add(*a, unsafe {
+                    v128_load(b.as_ptr().add(i * 16) as *const v128)
+                });
             }
         }
         let s = i32x4_add(i32x4_add(acc[0], acc[1]), i32x4_add(acc[2], acc[3]));
@@ -53,7 +58,9 @@ mod simd {
             i32x4_extract_lane::<2>(s),
             i32x4_extract_lane::<3>(s),
         ];
-        let acc = lanes.iter().fold(0u64, |t, &l| t.wrapping_add(l as u32 as u64));
+        let acc = lanes
+            .iter()
+            .fold(0u64, |t, &l| t.wrapping_add(l as u32 as u64));
         super::fold(acc, blocks.remainder())
     }
 }
@@ -69,7 +76,10 @@ mod sse2 {
             let mut acc = [_mm_setzero_si128(); 4];
             for b in &mut blocks {
                 for (i, a) in acc.iter_mut().enumerate() {
-                    *a = _mm_add_epi32(*a, _mm_loadu_si128(b.as_ptr().add(i * 16) as *const __m128i));
+                    *a = _mm_add_epi32(
+                        *a,
+                        _mm_loadu_si128(b.as_ptr().add(i * 16) as *const __m128i),
+                    );
                 }
             }
             let s = _mm_add_epi32(_mm_add_epi32(acc[0], acc[1]), _mm_add_epi32(acc[2], acc[3]));
