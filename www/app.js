@@ -1,6 +1,7 @@
 // The page: reads dropped, picked or pasted files in slices, streams them into the wasm core,
 // and renders the report. Every string from a file is set as text, never as HTML.
-import init, { Analysis } from './pkg/tokscope.js';
+import { pickBuild } from './wasm-build.js';
+import { initProbe } from './probe.js';
 
 const SLICE_BYTES = 4 * 1024 * 1024;
 const EXAMPLE = 'samples/device-b-llama-android.logcat.txt';
@@ -12,6 +13,11 @@ let catalogue = {};
 let lang = 'en';
 let analysis = null;
 let fileCount = 0;
+// The wasm core: the best build this engine validates (see wasm-build.js), loaded in main().
+const build = pickBuild();
+let Analysis = null;
+// What "Measure this device" measured, kept so a new analysis gets it too.
+let deviceProbe = null;
 
 function t(key, params = {}) {
   const template = catalogue[key]?.[lang] ?? key;
@@ -53,7 +59,7 @@ async function streamFile(session, name, blob) {
 
 async function analyzeFiles(files) {
   if (!files.length) return;
-  analysis ??= new Analysis();
+  ensureAnalysis();
   for (const file of files) {
     setStatus(t('ui.status.reading', { name: file.name }));
     try {
@@ -66,6 +72,20 @@ async function analyzeFiles(files) {
   }
   render();
   setStatus(t('ui.status.done', { n: fileCount }));
+}
+
+function ensureAnalysis() {
+  if (analysis) return;
+  analysis = new Analysis();
+  if (deviceProbe) analysis.set_device_json(JSON.stringify(deviceProbe));
+}
+
+/** The probe's hook: its results join the analysis, so the ceiling findings can use them. */
+function setDeviceProbe(probe) {
+  deviceProbe = probe;
+  ensureAnalysis();
+  analysis.set_device_json(JSON.stringify(probe));
+  render();
 }
 
 function render() {
@@ -217,8 +237,11 @@ async function main() {
   }
   applyLanguage(pickLanguage());
   setStatus(t('ui.status.loading'));
+  let core;
   try {
-    await init();
+    core = await import(`./${build.dir}/tokscope.js`);
+    await core.default();
+    Analysis = core.Analysis;
   } catch (err) {
     setStatus(t('ui.status.failed', { error: err }), true);
     return;
@@ -227,6 +250,7 @@ async function main() {
     localStorage.setItem('tokscope.lang', e.target.value);
     applyLanguage(e.target.value);
     render();
+    document.dispatchEvent(new CustomEvent('tokscope:lang'));
   });
   $('#file-input').addEventListener('change', async (e) => {
     await analyzeFiles([...e.target.files]);
@@ -236,6 +260,7 @@ async function main() {
   $('#clear').addEventListener('click', clearAll);
   wireDragAndDrop();
   wirePaste();
+  initProbe({ core, build, t, onResult: setDeviceProbe });
   setStatus(t('ui.status.ready'));
   document.body.dataset.ready = 'true';
 }

@@ -89,11 +89,11 @@ impl Probe {
         self.worker.read_call(working_set.max(0.0) as usize) as f64
     }
 
-    /// One kernel call on `path` (`scalar`, `simd128`, `relaxed`); returns the weight bytes
-    /// processed, or 0 for a path this build does not have.
-    pub fn q4(&mut self, path: &str) -> f64 {
+    /// One kernel call on `path` (`scalar`, `simd128`, `relaxed`) over the first `working_set`
+    /// bytes of weights; returns the weight bytes processed, or 0 for a path this build lacks.
+    pub fn q4(&mut self, path: &str, working_set: f64) -> f64 {
         match crate::kernel::q4::Path::from_name(path) {
-            Some(p) => self.worker.q4_call(p) as f64,
+            Some(p) => self.worker.q4_call(p, working_set.max(0.0) as usize) as f64,
             None => 0.0,
         }
     }

@@ -1,15 +1,21 @@
 //! The native command line on the same core as the page:
-//! `tokscope analyze [--json] [--lang en|zh] FILE...` (`-` reads standard input).
+//! `tokscope analyze [--json] [--lang en|zh] FILE...` (`-` reads standard input), and
+//! `tokscope bench [--json] [--mib N] [--threads N]`: this machine's read bandwidth and int4 kernel
+//! speed, the native figures the browser probe is compared with.
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use tokscope::{report, Lang, Session};
 
 const USAGE: &str = "usage: tokscope analyze [--json] [--lang en|zh] FILE...
+       tokscope bench [--json] [--mib N] [--threads N]
        tokscope --version
 
 Reads framework logs, perf / simpleperf / ftrace text and CSV telemetry, and explains
-why on-device inference is slow. FILE may be - for standard input.";
+why on-device inference is slow. FILE may be - for standard input.
+
+bench measures this machine's memory read bandwidth and the Q4_0 decode kernel, on 1 to N
+threads (default: the available parallelism + 1), over N MiB in all (default 1024).";
 
 /// Bytes read per chunk: the same streaming path the page takes.
 const CHUNK: usize = 1 << 20;
@@ -83,7 +89,88 @@ fn read_into(session: &mut Session, path: &str) -> Result<(), String> {
     Ok(())
 }
 
+struct BenchArgs {
+    json: bool,
+    mib: usize,
+    threads: usize,
+}
+
+fn parse_bench(mut argv: impl Iterator<Item = String>) -> Result<BenchArgs, String> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut a = BenchArgs {
+        json: false,
+        mib: 1024,
+        threads: cores + 1,
+    };
+    let number = |name: &str, v: Option<String>| -> Result<usize, String> {
+        v.as_deref()
+            .and_then(|s| s.parse().ok())
+            .filter(|n: &usize| *n > 0)
+            .ok_or(format!("{name} needs a positive number"))
+    };
+    while let Some(arg) = argv.next() {
+        match arg.as_str() {
+            "--json" => a.json = true,
+            "--mib" => a.mib = number("--mib", argv.next())?,
+            "--threads" => a.threads = number("--threads", argv.next())?,
+            "--help" | "-h" => return Err(USAGE.to_string()),
+            other => return Err(format!("unknown bench option '{other}'\n\n{USAGE}")),
+        }
+    }
+    Ok(a)
+}
+
+fn bench(args: BenchArgs) -> ExitCode {
+    let b = match tokscope::kernel::bench::run(args.mib << 20, args.threads) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("tokscope: bench: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let out = if args.json {
+        serde_json::json!({ "native": b }).to_string() + "\n"
+    } else {
+        let mut s = format!(
+            "buffer {} MiB, kernel path {}\nread   1 thread  {:6.2} GB/s   best {:6.2} GB/s\n",
+            b.buffer_bytes >> 20,
+            b.best_path,
+            b.read_gbps_1t,
+            b.read_gbps_best
+        );
+        for (path, v) in &b.q4_gbps_1t {
+            s += &format!(
+                "q4_0   1 thread  {v:6.2} GB/s   {path} ({:.2} of read)\n",
+                v / b.read_gbps_1t.max(f64::MIN_POSITIVE)
+            );
+        }
+        s += &format!(
+            "q4_0   best      {:6.2} GB/s\nthreads  read GB/s  q4_0 GB/s\n",
+            b.q4_gbps_best
+        );
+        for t in &b.threads {
+            s += &format!("{:7}  {:9.2}  {:9.2}\n", t.threads, t.read_gbps, t.q4_gbps);
+        }
+        s
+    };
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    ExitCode::SUCCESS
+}
+
 fn main() -> ExitCode {
+    if std::env::args().nth(1).as_deref() == Some("bench") {
+        return match parse_bench(std::env::args().skip(2)) {
+            Ok(a) => bench(a),
+            Err(msg) if msg.starts_with("usage:") => {
+                println!("{msg}");
+                ExitCode::SUCCESS
+            }
+            Err(msg) => {
+                eprintln!("tokscope: {msg}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let args = match parse(std::env::args().skip(1)) {
         Ok(a) => a,
         Err(msg) => {

@@ -46,7 +46,7 @@ impl Worker {
         let ws = self.bytes();
         match work {
             Work::Read => measure(|| self.read_call(ws)),
-            Work::Q4(p) => measure(|| self.q4_call(p)),
+            Work::Q4(p) => measure(|| self.q4_call(p, ws)),
         }
     }
 }

@@ -342,10 +342,17 @@ impl Q4Matrix {
         };
     }
 
-    /// A GEMV over groups `start..start+count` (wrapping around), summed into one number so the
-    /// work cannot be optimized away: the probe's unit of work.
-    pub fn gemv_span(&self, path: Path, a: &Q8Act, start: usize, count: usize) -> f32 {
-        let groups = self.groups();
+    /// A GEMV over groups `start..start+count`, wrapping around at `groups` (at most all of them),
+    /// summed into one number so the work cannot be optimized away: the probe's unit of work.
+    pub fn gemv_span(
+        &self,
+        path: Path,
+        a: &Q8Act,
+        start: usize,
+        count: usize,
+        groups: usize,
+    ) -> f32 {
+        let groups = groups.clamp(1, self.groups().max(1));
         let mut sink = 0.0f32;
         let mut out = [0.0f32; GROUP_ROWS];
         for i in 0..count {
@@ -946,7 +953,7 @@ mod tests {
         assert!(m.data().len() <= 1 << 20 && m.data().len() > (1 << 20) - 4 * 4096);
         assert_eq!(m.weight_bytes(), m.data().len() as u64);
         let a = Q8Act::quantize(&vec![0.5; 4096]);
-        let s = m.gemv_span(Path::best(), &a, 0, m.groups() + 3);
+        let s = m.gemv_span(Path::best(), &a, 0, m.groups() + 3, usize::MAX);
         assert!(s.is_finite() && s != 0.0);
     }
 }

@@ -59,13 +59,20 @@ impl Worker {
         done
     }
 
-    /// The kernel over the next groups worth about `CALL_BYTES` of weights.
-    pub fn q4_call(&mut self, path: Path) -> u64 {
+    /// The kernel over the next groups worth about `CALL_BYTES` of weights, wrapping around within
+    /// the groups that fit in the first `working_set` bytes; returns the weight bytes processed.
+    pub fn q4_call(&mut self, path: Path, working_set: usize) -> u64 {
         let per_group = self.m.group_weight_bytes().max(1);
+        let groups = ((working_set as u64 / per_group) as usize).clamp(1, self.m.groups().max(1));
         let count = (CALL_BYTES as u64 / per_group).max(1) as usize;
-        let s = self.m.gemv_span(path, &self.act, self.group_cursor, count);
+        if self.group_cursor >= groups {
+            self.group_cursor = 0;
+        }
+        let s = self
+            .m
+            .gemv_span(path, &self.act, self.group_cursor, count, groups);
         self.sink = self.sink.wrapping_add(s.to_bits() as u64);
-        self.group_cursor = (self.group_cursor + count) % self.m.groups().max(1);
+        self.group_cursor = (self.group_cursor + count) % groups;
         count as u64 * per_group
     }
 }
@@ -94,7 +101,7 @@ mod tests {
         assert_eq!(w.read_call(4096), CALL_BYTES as u64);
         assert!(w.cursor <= 4096);
         let before = w.sink;
-        assert!(w.q4_call(Path::Scalar) > 0);
+        assert!(w.q4_call(Path::Scalar, 1 << 20) > 0);
         assert_ne!(w.sink, before);
     }
 }
