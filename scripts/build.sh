@@ -8,7 +8,8 @@
 #   dist/pkg-relaxed/  simd128 + relaxed-simd  (Chrome 114+, Edge; the fastest kernel)
 #   dist/pkg/          simd128                 (Firefox, Safari 16.4+)
 #   dist/pkg-scalar/   no SIMD                 (older engines; the page says so)
-# Each build keeps its own target directory, so switching RUSTFLAGS never forces a full rebuild.
+# Each build keeps its own target directory (target/wasm-<dir>-build/; absolute, since wasm-pack runs
+# cargo from crate/), so switching RUSTFLAGS never forces a full rebuild.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -23,9 +24,9 @@ build() { # build <dist subdir> <target-features>
   [ -n "$features" ] && flags="-C target-feature=$features"
   local cmd=(wasm-pack build crate --release --target web --no-typescript --no-pack
     --out-dir "../target/wasm-$dir" --out-name tokscope)
-  RUSTFLAGS="$flags" CARGO_TARGET_DIR="target/$dir" "${cmd[@]}" >/dev/null 2>&1 || {
+  RUSTFLAGS="$flags" CARGO_TARGET_DIR="$PWD/target/wasm-$dir-build" "${cmd[@]}" >/dev/null 2>&1 || {
     # Re-run loudly so the error is visible.
-    RUSTFLAGS="$flags" CARGO_TARGET_DIR="target/$dir" "${cmd[@]}"
+    RUSTFLAGS="$flags" CARGO_TARGET_DIR="$PWD/target/wasm-$dir-build" "${cmd[@]}"
     exit 1
   }
   mkdir -p "$out/$dir"

@@ -120,6 +120,15 @@ fn parse_bench(mut argv: impl Iterator<Item = String>) -> Result<BenchArgs, Stri
     Ok(a)
 }
 
+#[cfg(target_arch = "wasm32")]
+fn bench(_: BenchArgs) -> ExitCode {
+    eprintln!(
+        "tokscope: bench runs natively; in a browser, use the page's \"Measure this device\""
+    );
+    ExitCode::FAILURE
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn bench(args: BenchArgs) -> ExitCode {
     let b = match tokscope::kernel::bench::run(args.mib << 20, args.threads) {
         Ok(b) => b,

@@ -52,6 +52,9 @@ pub enum Path {
     Relaxed,
     /// x86-64 SSE2 (always present there): widen to i16 and `_mm_madd_epi16`.
     Sse2,
+    /// x86-64 SSSE3 (detected at run time): `_mm_maddubs_epi16`, unsigned nibbles × int8, the
+    /// native counterpart of the relaxed dot product.
+    Ssse3,
 }
 
 impl Path {
@@ -61,6 +64,7 @@ impl Path {
             Path::Simd128 => "simd128",
             Path::Relaxed => "relaxed",
             Path::Sse2 => "sse2",
+            Path::Ssse3 => "ssse3",
         }
     }
 
@@ -77,7 +81,12 @@ impl Path {
         #[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
         v.push(Path::Relaxed);
         #[cfg(target_arch = "x86_64")]
-        v.push(Path::Sse2);
+        {
+            v.push(Path::Sse2);
+            if std::arch::is_x86_feature_detected!("ssse3") {
+                v.push(Path::Ssse3);
+            }
+        }
         v
     }
 
@@ -337,7 +346,15 @@ impl Q4Matrix {
             #[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
             Path::Relaxed => wasm_simd::gemv_group::<true>(group, a),
             #[cfg(target_arch = "x86_64")]
-            Path::Sse2 => sse2::gemv_group(group, a),
+            Path::Sse2 => sse2::gemv_group::<false>(group, a),
+            // SAFETY: Path::Ssse3 is only available() when the CPU has SSSE3; a caller passing it
+            // on another CPU gets the SSE2 path instead (checked again here).
+            #[cfg(target_arch = "x86_64")]
+            Path::Ssse3 if std::arch::is_x86_feature_detected!("ssse3") => unsafe {
+                sse2::gemv_group_ssse3(group, a)
+            },
+            #[cfg(target_arch = "x86_64")]
+            Path::Ssse3 => sse2::gemv_group::<false>(group, a),
             _ => scalar::gemv_group(group, a),
         };
     }
@@ -380,7 +397,11 @@ impl Q4Matrix {
                     #[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
                     Path::Relaxed => wasm_simd::pair_sums::<true>(chunk, a, p),
                     #[cfg(target_arch = "x86_64")]
-                    Path::Sse2 => sse2::pair_sums(chunk, a, p),
+                    Path::Sse2 => sse2::pair_sums::<false>(chunk, a, p),
+                    #[cfg(target_arch = "x86_64")]
+                    Path::Ssse3 if std::arch::is_x86_feature_detected!("ssse3") => unsafe {
+                        sse2::pair_sums_ssse3(chunk, a, p)
+                    },
                     _ => scalar::pair_sums(chunk, a, p),
                 };
                 for (k, s) in sums.iter().enumerate() {
@@ -595,12 +616,27 @@ mod sse2 {
     }
 
     #[inline(always)]
-    fn block(chunk: &[u8], k: usize, a: &Q8Act, b: usize) -> __m128i {
+    fn block<const SSSE3: bool>(chunk: &[u8], k: usize, a: &Q8Act, b: usize) -> __m128i {
         let act = &a.qs[b * QK..(b + 1) * QK];
         let w = &chunk[k * 64..k * 64 + 64];
         unsafe {
             let alo = _mm_loadu_si128(act.as_ptr() as *const __m128i);
             let ahi = _mm_loadu_si128(act.as_ptr().add(16) as *const __m128i);
+            if SSSE3 {
+                let mask = _mm_set1_epi8(0x0f);
+                let ones = _mm_set1_epi16(1);
+                let mut s = [_mm_setzero_si128(); 4];
+                for (lane, out) in s.iter_mut().enumerate() {
+                    let q = _mm_loadu_si128(w.as_ptr().add(lane * 16) as *const __m128i);
+                    let lo = _mm_and_si128(q, mask);
+                    let hi = _mm_and_si128(_mm_srli_epi16(q, 4), mask);
+                    // Unsigned nibbles × int8, pairs summed to i16 (|sum| ≤ 2·15·128: no
+                    // saturation); the two halves add in i16 (≤ 7680) before widening.
+                    let p = _mm_add_epi16(_mm_maddubs_epi16(lo, alo), _mm_maddubs_epi16(hi, ahi));
+                    *out = _mm_madd_epi16(p, ones);
+                }
+                return _mm_add_epi32(reduce4(s), _mm_set1_epi32(a.corr[b]));
+            }
             // Sign-extend int8 to int16: duplicate each byte, then arithmetic shift.
             let a0 = _mm_srai_epi16(_mm_unpacklo_epi8(alo, alo), 8);
             let a1 = _mm_srai_epi16(_mm_unpackhi_epi8(alo, alo), 8);
@@ -645,21 +681,41 @@ mod sse2 {
         out
     }
 
-    pub fn pair_sums(chunk: &[u8], a: &Q8Act, p: usize) -> [[i32; GROUP_ROWS]; 2] {
+    #[inline(always)]
+    pub fn pair_sums<const SSSE3: bool>(
+        chunk: &[u8],
+        a: &Q8Act,
+        p: usize,
+    ) -> [[i32; GROUP_ROWS]; 2] {
         [
-            lanes_i32(block(chunk, 0, a, 2 * p)),
-            lanes_i32(block(chunk, 1, a, 2 * p + 1)),
+            lanes_i32(block::<SSSE3>(chunk, 0, a, 2 * p)),
+            lanes_i32(block::<SSSE3>(chunk, 1, a, 2 * p + 1)),
         ]
     }
 
-    pub fn gemv_group(group: &[u8], a: &Q8Act) -> [f32; GROUP_ROWS] {
+    /// # Safety
+    /// The CPU must have SSSE3.
+    #[target_feature(enable = "ssse3")]
+    pub unsafe fn pair_sums_ssse3(chunk: &[u8], a: &Q8Act, p: usize) -> [[i32; GROUP_ROWS]; 2] {
+        pair_sums::<true>(chunk, a, p)
+    }
+
+    /// # Safety
+    /// The CPU must have SSSE3.
+    #[target_feature(enable = "ssse3")]
+    pub unsafe fn gemv_group_ssse3(group: &[u8], a: &Q8Act) -> [f32; GROUP_ROWS] {
+        gemv_group::<true>(group, a)
+    }
+
+    #[inline(always)]
+    pub fn gemv_group<const SSSE3: bool>(group: &[u8], a: &Q8Act) -> [f32; GROUP_ROWS] {
         unsafe {
             let mut acc0 = _mm_setzero_ps();
             let mut acc1 = _mm_setzero_ps();
             let zero = _mm_setzero_si128();
             for (p, chunk) in group.chunks_exact(CHUNK).enumerate() {
-                let s0 = block(chunk, 0, a, 2 * p);
-                let s1 = block(chunk, 1, a, 2 * p + 1);
+                let s0 = block::<SSSE3>(chunk, 0, a, 2 * p);
+                let s1 = block::<SSSE3>(chunk, 1, a, 2 * p + 1);
                 let h = _mm_loadu_si128(chunk.as_ptr().add(128) as *const __m128i);
                 let dw0 = f16x4_to_f32x4(_mm_unpacklo_epi16(h, zero));
                 let dw1 = f16x4_to_f32x4(_mm_unpackhi_epi16(h, zero));
