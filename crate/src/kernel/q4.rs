@@ -105,7 +105,7 @@ pub fn f16_to_f32(h: u16) -> f32 {
 }
 
 /// 2^112: moves an fp16 exponent (bias 15) shifted into f32 position to the f32 bias (127).
-const F16_REBASE: f32 = f32::from_bits(0x7780_0000);
+const F16_REBASE: f32 = 5.192_297e33; // rounds to exactly 2^112 (checked by the tests)
 
 /// f32 to fp16 bits, rounding to nearest even (as ggml's `GGML_FP32_TO_FP16`).
 pub fn f32_to_f16(x: f32) -> u16 {
@@ -974,6 +974,7 @@ mod tests {
         assert_eq!(f32_to_f16(1.0 + 3.0 / 2048.0), 0x3c02);
         assert_eq!(f32_to_f16(1e6), 0x7c00);
         assert_eq!(f16_to_f32(0x0001), 2f32.powi(-24));
+        assert_eq!(F16_REBASE, 2f32.powi(112));
     }
 
     #[test]
