@@ -489,6 +489,8 @@ mod wasm_simd {
     }
 
     /// The corrected int32 sums of block `b` for the four rows of a chunk, as i32x4.
+    // The relaxed intrinsics are stable since Rust 1.82; only the relaxed build compiles them.
+    #[allow(clippy::incompatible_msrv)]
     #[inline(always)]
     fn block<const RELAXED: bool>(chunk: &[u8], k: usize, a: &Q8Act, b: usize) -> v128 {
         let act = &a.qs[b * QK..(b + 1) * QK];
