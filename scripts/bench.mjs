@@ -32,6 +32,8 @@ try {
     const metrics = Object.fromEntries(await page.locator('[data-metric]').evaluateAll(
       (els) => els.map((e) => [e.dataset.metric, Number(e.dataset.value)])));
     const build = await page.locator('#probe-build').getAttribute('data-build');
+    const [read, q4] = JSON.parse(await page.locator('#chart-workers').getAttribute('data-series'));
+    metrics.workers = read.points.map(([n, r], j) => ({ workers: n, read_gbps: round(r), q4_gbps: round(q4.points[j][1]) }));
     if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
     probes.push({ build, seconds, metrics });
     await context.close();
@@ -63,6 +65,7 @@ const out = {
     read_gbps_best: round(m['browser.read_gbps_best']),
     q4_gbps_1w: q4_1w,
     q4_gbps_best: round(m['browser.q4_gbps_best']),
+    workers: m.workers,
     buffer_bytes: m['browser.buffer_bytes'],
     probe_seconds: probes.map((p) => round(p.seconds, 1)),
     read_gbps_best_runs: bests.map((v) => round(v)),

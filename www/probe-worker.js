@@ -26,14 +26,22 @@ function windowRate(call, windowMs) {
   return bytes / (elapsed / 1000) / 1e9;
 }
 
-function run({ kind, path, workingSet, windows, windowMs, warmup }) {
-  const call = kind === 'read' ? () => probe.read(workingSet) : () => probe.q4(path, workingSet);
-  if (call() === 0) throw new Error(`this build has no ${path} path`);
-  if (warmup) windowRate(call, windowMs);
-  const rates = [];
-  for (let i = 0; i < windows; i += 1) rates.push(windowRate(call, windowMs));
+// `jobs` ([{ kind: 'read' | 'q4', path }]) are measured side by side: one window of each in turn,
+// round after round, so that a change in the machine's load between rounds hits every job alike
+// and their ratios stay fair. Returns the median GB/s of each job.
+function run({ jobs, workingSet, windows, windowMs, warmup }) {
+  const calls = jobs.map(({ kind, path }) => {
+    const call = kind === 'read' ? () => probe.read(workingSet) : () => probe.q4(path, workingSet);
+    if (call() === 0) throw new Error(`this build has no ${path} path`);
+    return call;
+  });
+  if (warmup) for (const call of calls) windowRate(call, windowMs);
+  const rates = calls.map(() => []);
+  for (let i = 0; i < windows; i += 1) {
+    calls.forEach((call, j) => rates[j].push(windowRate(call, windowMs)));
+  }
   sink ^= probe.sink();
-  return { gbps: median(rates), rates };
+  return { gbps: rates.map(median), rates };
 }
 
 self.onmessage = async ({ data }) => {

@@ -136,36 +136,36 @@ async function measure() {
     };
     step(ctx.t('ui.probe.phase.alloc', { mib: Math.round(o.totalBytes / 2 ** 20), n: o.maxWorkers }));
     const { workers, total, bytes, paths } = await startWorkers(o.maxWorkers, o.totalBytes);
-    const run = (w, kind, workingSet, path) => w.call({
-      cmd: 'run', kind, path, workingSet, windows: o.windows, windowMs: o.windowMs, warmup: true,
-    });
+    // Each call measures its jobs side by side (see probe-worker.js); resolves to their GB/s.
+    const run = async (w, jobs, workingSet) => (await w.call({
+      cmd: 'run', jobs, workingSet, windows: o.windows, windowMs: o.windowMs, warmup: true,
+    })).gbps;
+    const READ = { kind: 'read' };
     const sizes = [];
     for (let s = 16 * 1024; s < bytes[0]; s *= 4) sizes.push(s);
     sizes.push(bytes[0]);
     const best = paths[paths.length - 1];
-    steps.total = 1 + sizes.length + paths.length + 2 * workers.length;
+    steps.total = 1 + sizes.length + 1 + workers.length;
 
     const bySize = [];
     for (const s of sizes) {
       step(ctx.t('ui.probe.phase.size', { size: formatBytes(s) }));
-      bySize.push([s, (await run(workers[0], 'read', s)).gbps]);
+      bySize.push([s, (await run(workers[0], [READ], s))[0]]);
     }
-    const q4_1w = {};
-    for (const path of paths) {
-      step(ctx.t('ui.probe.phase.kernel', { path }));
-      q4_1w[path] = (await run(workers[0], 'q4', bytes[0], path)).gbps;
-    }
+    // The read loop and every kernel path on one worker, side by side over the whole buffer.
+    step(ctx.t('ui.probe.phase.kernel', { path: paths.join(', ') }));
+    const [read1w, ...perPath] = await run(workers[0], [READ, ...paths.map((path) => ({ kind: 'q4', path }))], bytes[0]);
+    const q4_1w = Object.fromEntries(paths.map((path, i) => [path, perPath[i]]));
     const byWorkers = [];
     for (let n = 1; n <= workers.length; n += 1) {
       step(ctx.t('ui.probe.phase.workers', { n }));
       const ws = Math.floor(total / n);
       const team = workers.slice(0, n);
-      const read = sum((await Promise.all(team.map((w) => run(w, 'read', ws)))).map((r) => r.gbps));
-      steps.done += 1;
-      const q4 = sum((await Promise.all(team.map((w) => run(w, 'q4', ws, best)))).map((r) => r.gbps));
-      byWorkers.push({ n, read, q4 });
+      const each = await Promise.all(team.map((w) => run(w, [READ, { kind: 'q4', path: best }], ws)));
+      byWorkers.push({ n, read: sum(each.map((r) => r[0])), q4: sum(each.map((r) => r[1])) });
     }
     const peak = byWorkers.reduce((a, b) => (b.read > a.read ? b : a));
+    const readBest = Math.max(peak.read, read1w);
     const q4Best = byWorkers.reduce((a, b) => (b.q4 > a.q4 ? b : a));
     last = {
       build: ctx.build.name,
@@ -173,9 +173,9 @@ async function measure() {
       bufferBytes: bytes[0],
       totalBytes: total,
       seconds: (performance.now() - started) / 1000,
-      read1w: bySize[bySize.length - 1][1],
-      readBest: peak.read,
-      readBestWorkers: peak.n,
+      read1w,
+      readBest,
+      readBestWorkers: readBest === read1w ? 1 : peak.n,
       ratioAtPeak: peak.q4 / peak.read,
       q4_1w,
       q4Best: q4Best.q4,
@@ -217,10 +217,10 @@ async function sustain() {
     const t0 = performance.now();
     for (;;) {
       const rates = await Promise.all(workers.map((w) => w.call({
-        cmd: 'run', kind: 'q4', path, workingSet: ws, windows: 1, windowMs: o.sampleMs, warmup: false,
+        cmd: 'run', jobs: [{ kind: 'q4', path }], workingSet: ws, windows: 1, windowMs: o.sampleMs, warmup: false,
       })));
       const t = (performance.now() - t0) / 1000;
-      const gbps = sum(rates.map((r) => r.gbps));
+      const gbps = sum(rates.map((r) => r.gbps[0]));
       sustained.points.push([t, gbps]);
       progress(Math.min(t, total), total);
       status(ctx.t('ui.probe.sustained.running', { elapsed: t.toFixed(0), total: total.toFixed(0), gbps: gbps.toFixed(2) }));
