@@ -104,4 +104,11 @@ mod tests {
         assert!(w.q4_call(Path::Scalar, 1 << 20) > 0);
         assert_ne!(w.sink, before);
     }
+
+    #[test]
+    fn median_of_windows() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert_eq!(median(&mut []), 0.0);
+    }
 }
