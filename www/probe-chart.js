@@ -29,7 +29,7 @@ export function drawChart(canvas, series, opts = {}) {
   const style = getComputedStyle(canvas);
   const ink = style.color || '#222';
   g.font = '12px system-ui, sans-serif';
-  const pad = { l: 48, r: 12, t: 22, b: 34 };
+  const pad = { l: 48, r: 36, t: 22, b: 34 };
   const all = series.flatMap((s) => s.points).filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
   if (!all.length) return;
   const fx = opts.logX ? (x) => Math.log2(x) : (x) => x;
