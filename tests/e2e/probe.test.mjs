@@ -120,3 +120,25 @@ test('a short sustained run samples the kernel and charts it over time', async (
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// The whole story: a llama.cpp log (the example: 0.57 tok/s decode, 4.12 GiB of weights) beside
+// the measurement gives how far below this device's ceiling that run was. It needs the llama.cpp
+// run parser that fills `decode` and `model_bytes` (the logs work, not yet on this branch): the
+// lead drops the `todo` at merge, and from then on it must pass.
+test('the example log beside a measurement gives bandwidth.below-ceiling', { todo: 'needs the llama.cpp run parser' }, async () => {
+  const { page, context, errors } = await openPage(browser, server.url + SMALL);
+  await page.click('#example');
+  await page.waitForSelector('[data-finding-id="fallback.cpu"]');
+  await page.click('#measure');
+  await page.waitForSelector('[data-metric="browser.q4_gbps_best"]', { timeout: 120_000 });
+  const f = page.locator('[data-finding-id="bandwidth.below-ceiling"]');
+  await f.waitFor({ timeout: 15_000 });
+  const bw = await metric(page, 'browser.read_gbps_best');
+  // ceiling = bandwidth / 4.42 GB; the summary quotes it with the logged 0.57 tok/s.
+  const summary = await f.locator('.summary').textContent();
+  assert.match(summary, /0\.570? tok\/s/);
+  assert.match(summary, new RegExp(`${(bw / 4.4237).toPrecision(2).slice(0, 3)}`));
+  assert.equal(await f.getAttribute('data-severity'), 'warning');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
