@@ -372,7 +372,7 @@ impl Q4Matrix {
             },
             #[cfg(target_arch = "x86_64")]
             Path::Ssse3 => sse2::gemv_group::<false>(group, ahead, touched, a),
-            _ => scalar::gemv_group(group, a),
+            _ => scalar::gemv_group(group, ahead, touched, a),
         };
     }
 
@@ -444,7 +444,6 @@ const TOUCH_OFFSETS: [usize; 3] = [0, 64, 128];
 
 /// One plain load per cache line of chunk `p` of the next group (see `gemv_group_ahead`).
 #[inline(always)]
-#[allow(dead_code)] // the scalar-only build has no SIMD path that calls it
 fn touch(ahead: &[u8], p: usize, touched: &mut u32) {
     for off in TOUCH_OFFSETS {
         if let Some(b) = ahead.get(p * CHUNK + off) {
@@ -476,10 +475,16 @@ mod scalar {
         out
     }
 
-    pub fn gemv_group(group: &[u8], a: &Q8Act) -> [f32; GROUP_ROWS] {
+    pub fn gemv_group(
+        group: &[u8],
+        ahead: &[u8],
+        touched: &mut u32,
+        a: &Q8Act,
+    ) -> [f32; GROUP_ROWS] {
         // One accumulator per block of the pair: the same two chains the SIMD paths keep.
         let mut acc = [[0.0f32; GROUP_ROWS]; 2];
         for (p, chunk) in group.chunks_exact(CHUNK).enumerate() {
+            touch(ahead, p, touched);
             let sums = pair_sums(chunk, a, p);
             for k in 0..2 {
                 let da = a.d[2 * p + k];
