@@ -18,12 +18,12 @@
 //! ```
 //! use tokscope::kernel::q4::{self, BlockQ4_0, Path, Q4Matrix, Q8Act};
 //! let w = vec![BlockQ4_0 { d: q4::f32_to_f16(0.5), qs: [0x9a; 16] }; 2]; // 2 rows x 32 cols
-//! let a = Q8Act::quantize(&[1.0; 32]);
+//! let a = Q8Act::quantize(&[127.0; 32]); // scale 1.0, every value 127
 //! let m = Q4Matrix::from_ggml(2, 32, &w).unwrap();
 //! let mut y = vec![0.0; 2];
 //! m.gemv(Path::Scalar, &a, &mut y);
-//! // nibbles 0xa and 0x9 are +2 and +1 after the -8 offset: 0.5 * (16*2 + 16*1) * 1.0
-//! assert_eq!(y, vec![24.0, 24.0]);
+//! // nibbles 0xa and 0x9 are +2 and +1 after the -8 offset: 0.5 · (16·2 + 16·1) · 127
+//! assert_eq!(y, vec![3048.0, 3048.0]);
 //! ```
 
 #[cfg(not(target_arch = "wasm32"))]
