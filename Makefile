@@ -3,7 +3,7 @@
 PORT ?= 8080
 SHELL := /bin/bash
 
-.PHONY: serve build test setup lint test-native test-wasm test-e2e
+.PHONY: serve build test setup lint test-native test-wasm test-e2e bench
 
 serve: build
 	@echo "tokscope: serving dist/ at http://127.0.0.1:$(PORT)/"
@@ -27,9 +27,22 @@ lint:
 test-native:
 	cargo test --workspace --locked
 
+# The browser tests run once per wasm build, so every kernel path (scalar, simd128, relaxed) meets
+# the browser's engine; each build keeps its own target directory (the same ones build.sh uses).
 test-wasm:
-	CHROMEDRIVER=$${CHROMEDRIVER:-/usr/bin/chromedriver} WASM_BINDGEN_TEST_TIMEOUT=120 \
-	  wasm-pack test --headless --chrome crate
+	for features in "" "+simd128" "+simd128,+relaxed-simd"; do \
+	  case "$$features" in "") dir=pkg-scalar;; *relaxed*) dir=pkg-relaxed;; *) dir=pkg;; esac; \
+	  echo "test-wasm: target-feature=$${features:-none}"; \
+	  RUSTFLAGS="$${features:+-C target-feature=$$features}" CARGO_TARGET_DIR="$(CURDIR)/target/wasm-$$dir-build" \
+	  CHROMEDRIVER=$${CHROMEDRIVER:-/usr/bin/chromedriver} WASM_BINDGEN_TEST_TIMEOUT=120 \
+	    wasm-pack test --headless --chrome crate || exit 1; \
+	done
 
 test-e2e:
 	node --test tests/e2e/
+
+# Native bench and the in-browser probe on the same machine, one JSON object (scripts/bench.mjs).
+# BENCH_MIB sets the buffer (default 1024 MiB in all: at least 4x the last-level cache here).
+bench: setup build
+	cargo build --release --locked -p tokscope --bin tokscope
+	node scripts/bench.mjs

@@ -1,6 +1,15 @@
 #!/usr/bin/env bash
-# Writes the complete static site to dist/: the page, the wasm core (built with simd128) and the
-# example samples. Every path in it is relative, so dist/ works from any static host and sub-path.
+# Writes the complete static site to dist/: the page, the wasm core and the example samples. Every
+# path in it is relative, so dist/ works from any static host and sub-path.
+#
+# There is no feature test inside wasm: a module that uses an instruction the engine lacks fails to
+# compile as a whole. So the core is built three times, and www/wasm-build.js picks the best one
+# that WebAssembly.validate accepts:
+#   dist/pkg-relaxed/  simd128 + relaxed-simd  (Chrome 114+, Edge; the fastest kernel)
+#   dist/pkg/          simd128                 (Firefox, Safari 16.4+)
+#   dist/pkg-scalar/   no SIMD                 (older engines; the page says so)
+# Each build keeps its own target directory (target/wasm-<dir>-build/; absolute, since wasm-pack runs
+# cargo from crate/), so switching RUSTFLAGS never forces a full rebuild.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -9,19 +18,26 @@ out=dist
 rm -rf "$out"
 mkdir -p "$out"
 
-RUSTFLAGS="-C target-feature=+simd128" \
-  wasm-pack build crate --release --target web --no-typescript --no-pack \
-  --out-dir ../target/wasm-pkg --out-name tokscope >/dev/null 2>&1 || {
-  # Re-run loudly so the error is visible.
-  RUSTFLAGS="-C target-feature=+simd128" \
-    wasm-pack build crate --release --target web --no-typescript --no-pack \
-    --out-dir ../target/wasm-pkg --out-name tokscope
-  exit 1
+build() { # build <dist subdir> <target-features>
+  local dir=$1 features=$2
+  local flags=""
+  [ -n "$features" ] && flags="-C target-feature=$features"
+  local cmd=(wasm-pack build crate --release --target web --no-typescript --no-pack
+    --out-dir "../target/wasm-$dir" --out-name tokscope)
+  RUSTFLAGS="$flags" CARGO_TARGET_DIR="$PWD/target/wasm-$dir-build" "${cmd[@]}" >/dev/null 2>&1 || {
+    # Re-run loudly so the error is visible.
+    RUSTFLAGS="$flags" CARGO_TARGET_DIR="$PWD/target/wasm-$dir-build" "${cmd[@]}"
+    exit 1
+  }
+  mkdir -p "$out/$dir"
+  # No wasm-opt pass: Debian's binaryen (version 108) predates the externref table that current
+  # rustc + wasm-bindgen emit, and its output fails to instantiate. rustc's own -O3 + LTO is kept.
+  cp "target/wasm-$dir/tokscope.js" "target/wasm-$dir/tokscope_bg.wasm" "$out/$dir/"
 }
-mkdir -p "$out/pkg"
-# No wasm-opt pass: Debian's binaryen (version 108) predates the externref table that current
-# rustc + wasm-bindgen emit, and its output fails to instantiate. rustc's own -O3 + LTO is kept.
-cp target/wasm-pkg/tokscope.js target/wasm-pkg/tokscope_bg.wasm "$out/pkg/"
+
+build pkg "+simd128"
+build pkg-relaxed "+simd128,+relaxed-simd"
+build pkg-scalar ""
 
 cp -r www/. "$out/"
 cp crate/src/catalogue.json "$out/catalogue.json"
@@ -29,4 +45,6 @@ mkdir -p "$out/samples"
 cp samples/demo/* "$out/samples/"
 # Keep last: the service worker precaches whatever dist/ holds at this point.
 scripts/precache.sh "$out"
-printf 'build: %s (%s bytes of wasm)\n' "$out/" "$(stat -c %s "$out/pkg/tokscope_bg.wasm")"
+for dir in pkg pkg-relaxed pkg-scalar; do
+  printf 'build: %s (%s bytes of wasm)\n' "$out/$dir/" "$(stat -c %s "$out/$dir/tokscope_bg.wasm")"
+done

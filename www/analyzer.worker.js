@@ -1,30 +1,48 @@
 // The analysis runs here, off the page's thread, so the page stays responsive on big files.
 // Files are read in slices (never as one string) and streamed into the wasm core.
 //
-// Messages in:  {type: 'analyze', files: [{token, file}]}, {type: 'cancel'}, {type: 'report', lang},
-//               {type: 'clear'}
+// Messages in:  {type: 'init', dir} (first: which wasm build, see wasm-build.js),
+//               {type: 'analyze', files: [{token, file}]}, {type: 'cancel'}, {type: 'report', lang},
+//               {type: 'device', json} (what "Measure this device" measured), {type: 'clear'}
 // Messages out: {type: 'ready'}, {type: 'fatal', error}, {type: 'progress', token, name, bytes, total, mbps},
 //               {type: 'file-done', token, cancelled}, {type: 'report', json}
-import init, { Analysis } from './pkg/tokscope.js';
 
 const SLICE_BYTES = 4 * 1024 * 1024;
 /** Progress messages at most this often, so posting does not cost more than reading. */
 const PROGRESS_MS = 100;
 
+let Analysis = null;
 let analysis = null;
+let device = null;
 let lang = 'en';
 let cancelEpoch = 0;
-const ready = init().then(
-  () => postMessage({ type: 'ready' }),
-  (err) => postMessage({ type: 'fatal', error: String(err) }),
-);
+let markReady;
+const ready = new Promise((resolve) => { markReady = resolve; });
+
+async function load(dir) {
+  try {
+    const core = await import(`./${dir}/tokscope.js`);
+    await core.default();
+    Analysis = core.Analysis;
+    markReady();
+    postMessage({ type: 'ready' });
+  } catch (err) {
+    postMessage({ type: 'fatal', error: String(err) });
+  }
+}
+
+function ensureAnalysis() {
+  if (analysis) return;
+  analysis = new Analysis();
+  if (device) analysis.set_device_json(device);
+}
 
 function postReport() {
   if (analysis) postMessage({ type: 'report', json: analysis.report_json(lang) });
 }
 
 async function analyzeOne(token, file, epoch) {
-  analysis ??= new Analysis();
+  ensureAnalysis();
   const id = analysis.begin(file.name);
   const started = performance.now();
   let lastPost = 0;
@@ -66,6 +84,17 @@ let queue = Promise.resolve();
 
 onmessage = ({ data }) => {
   switch (data.type) {
+    case 'init':
+      load(data.dir);
+      break;
+    case 'device':
+      device = data.json;
+      queue = queue.then(() => ready).then(() => {
+        ensureAnalysis();
+        analysis.set_device_json(device);
+        postReport();
+      });
+      break;
     case 'analyze': {
       const epoch = cancelEpoch;
       // One file at a time, in order; results appear as each one finishes.

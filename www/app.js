@@ -1,7 +1,8 @@
 // The page: hands dropped, picked or pasted files to the analyzer worker (which streams them
 // into the wasm core), shows progress, and renders the report. Every string from a file is set as
 // text, never as HTML.
-import init from './pkg/tokscope.js';
+import { pickBuild } from './wasm-build.js';
+import { initProbe } from './probe.js';
 import { setupShare, reportShown, noteInputs, resetShare, showingShared } from './share.js';
 import { renderRuns } from './runs.js';
 import { renderComparison } from './compare.js';
@@ -13,6 +14,9 @@ const $ = (sel) => document.querySelector(sel);
 // wasm core renders findings from, so the page and the core never disagree.
 let catalogue = {};
 let lang = 'en';
+// The wasm core: the best build this engine validates (see wasm-build.js). The worker analyzes
+// with it; this thread's own instance serves share links, exports and the probe.
+const build = pickBuild();
 let worker = null;
 let fileCount = 0;
 let nextToken = 1;
@@ -51,6 +55,7 @@ function setStatus(text, isError = false) {
 function startWorker() {
   return new Promise((resolve, reject) => {
     const w = new Worker(new URL('analyzer.worker.js', import.meta.url), { type: 'module' });
+    w.postMessage({ type: 'init', dir: build.dir });
     w.onerror = (e) => reject(new Error(e.message || 'worker failed to load'));
     w.onmessage = ({ data }) => {
       if (data.type === 'ready') {
@@ -117,6 +122,11 @@ function analyzeFiles(files) {
 
 function render() {
   worker?.postMessage({ type: 'report', lang });
+}
+
+/** The probe's hook: its results join the analysis, so the ceiling findings can use them. */
+function setDeviceProbe(probe) {
+  worker?.postMessage({ type: 'device', json: JSON.stringify(probe) });
 }
 
 /** Shows one report (the schema of docs/report.md), wherever it came from. */
@@ -271,9 +281,10 @@ async function main() {
   }
   applyLanguage(pickLanguage());
   setStatus(t('ui.status.loading'));
+  let core;
   try {
-    // The worker analyzes; this thread's own instance serves share links and exports.
-    [worker] = await Promise.all([startWorker(), init()]);
+    core = await import(`./${build.dir}/tokscope.js`);
+    [worker] = await Promise.all([startWorker(), core.default()]);
   } catch (err) {
     setStatus(t('ui.status.failed', { error: err.message ?? err }), true);
     return;
@@ -281,6 +292,7 @@ async function main() {
   $('#lang').addEventListener('change', (e) => {
     localStorage.setItem('tokscope.lang', e.target.value);
     applyLanguage(e.target.value);
+    document.dispatchEvent(new CustomEvent('tokscope:lang'));
     render();
   });
   $('#file-input').addEventListener('change', (e) => {
@@ -293,7 +305,8 @@ async function main() {
   wireDragAndDrop();
   wirePaste();
   setStatus(t('ui.status.ready'));
-  setupShare({ renderReport, t, setStatus });
+  setupShare({ renderReport, t, setStatus, core });
+  initProbe({ core, build, t, onResult: setDeviceProbe });
   document.body.dataset.ready = 'true';
 }
 

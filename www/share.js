@@ -1,7 +1,6 @@
 // Share links, exports and offline use. A share link carries the report in its #r= fragment,
 // which browsers never send to a server; the wasm core encodes it and decodes it under hard
 // limits. Every string from a link is set as text (textContent), never as HTML.
-import { share_encode, share_decode, report_markdown } from './pkg/tokscope.js';
 
 /** What a typical link must fit in: 8 KB survives chat apps and issue trackers. */
 const BUDGET_BYTES = 8 * 1024;
@@ -10,7 +9,7 @@ const RAW_MAX_BYTES = 16 * 1024;
 
 const $ = (sel) => document.querySelector(sel);
 
-let hooks = null; // { renderReport, t, setStatus }
+let hooks = null; // { renderReport, t, setStatus, core }
 let current = null; // the report on screen
 let shared = null; // the decoded link, while one is shown
 let inputs = []; // Files analyzed in this session, kept for "include the raw input"
@@ -82,7 +81,7 @@ async function makeLink() {
     for (const f of inputs) list.push({ name: f.name, text: await f.text() });
     raw = JSON.stringify(list);
   }
-  const made = JSON.parse(share_encode(JSON.stringify(current), raw, BUDGET_BYTES));
+  const made = JSON.parse(hooks.core.share_encode(JSON.stringify(current), raw, BUDGET_BYTES));
   if (!made.ok) {
     note.replaceChildren(t('ui.share.failed', { error: errorText(made) }));
     return;
@@ -123,7 +122,7 @@ function omittedList(headingKey, omitted) {
 function openFromAddress() {
   if (!location.hash.startsWith('#r=')) return;
   $('#share-error').hidden = true;
-  const read = JSON.parse(share_decode(location.hash));
+  const read = JSON.parse(hooks.core.share_decode(location.hash));
   if (!read.ok) {
     showError(read);
     return;
@@ -193,7 +192,7 @@ function exportJson() {
 function exportMarkdown() {
   if (!current) return;
   try {
-    download('tokscope-report.md', new Blob([report_markdown(JSON.stringify(current))], { type: 'text/markdown' }));
+    download('tokscope-report.md', new Blob([hooks.core.report_markdown(JSON.stringify(current))], { type: 'text/markdown' }));
   } catch (err) {
     $('#share-note').replaceChildren(String(err));
   }

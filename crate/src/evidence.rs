@@ -242,6 +242,47 @@ pub struct Evidence {
     pub series: Vec<Series>,
     pub fallbacks: Vec<FallbackGroup>,
     fallback_index: HashMap<(FallbackClass, String), usize>,
+    /// What the page's bandwidth probe measured on this device, when it ran.
+    pub device: Option<DeviceProbe>,
+}
+
+/// Most sustained-mode samples kept (5 minutes at one per second is 300).
+pub const MAX_SUSTAINED_POINTS: usize = 10_000;
+
+/// The bandwidth probe's results ("Measure this device"), given to the analysis by the page.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
+pub struct DeviceProbe {
+    /// Best aggregate read bandwidth over the worker sweep, GB/s.
+    pub read_gbps_best: f64,
+    #[serde(default)]
+    pub read_gbps_1w: Option<f64>,
+    #[serde(default)]
+    pub q4_gbps_best: Option<f64>,
+    /// Sustained mode: (seconds since start, kernel GB/s), in time order.
+    #[serde(default)]
+    pub sustained: Vec<(f64, f64)>,
+}
+
+impl DeviceProbe {
+    /// Keeps only what a rule can trust: finite, non-negative figures and time-ordered samples.
+    pub fn sanitized(mut self) -> DeviceProbe {
+        let ok = |v: f64| v.is_finite() && v >= 0.0;
+        if !ok(self.read_gbps_best) {
+            self.read_gbps_best = 0.0;
+        }
+        self.read_gbps_1w = self.read_gbps_1w.filter(|v| ok(*v));
+        self.q4_gbps_best = self.q4_gbps_best.filter(|v| ok(*v));
+        let mut last = f64::NEG_INFINITY;
+        self.sustained.retain(|&(t, v)| {
+            let keep = ok(t) && ok(v) && t >= last;
+            if keep {
+                last = t;
+            }
+            keep
+        });
+        self.sustained.truncate(MAX_SUSTAINED_POINTS);
+        self
+    }
 }
 
 impl Evidence {

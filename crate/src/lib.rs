@@ -22,6 +22,7 @@ pub mod catalogue;
 pub mod diagnose;
 pub mod evidence;
 pub mod ingest;
+pub mod kernel;
 pub mod report;
 pub mod session;
 pub mod share;

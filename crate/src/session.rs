@@ -2,7 +2,7 @@
 //! The CLI and the wasm bindings both drive the core through this type.
 
 use crate::catalogue::Lang;
-use crate::evidence::{Evidence, InputId, ProblemCode};
+use crate::evidence::{DeviceProbe, Evidence, InputId, ProblemCode};
 use crate::ingest::InputReader;
 use crate::report::{self, Report};
 
@@ -64,6 +64,12 @@ impl Session {
             self.end(id);
         }
         report::build(&self.evidence, lang)
+    }
+
+    /// Adds (or replaces) what the bandwidth probe measured on this device; the bandwidth and
+    /// thermal rules read it.
+    pub fn set_device(&mut self, probe: DeviceProbe) {
+        self.evidence.device = Some(probe.sanitized());
     }
 
     pub fn evidence(&self) -> &Evidence {

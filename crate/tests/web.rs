@@ -144,3 +144,49 @@ fn markdown_export_in_the_browser() {
     assert!(md.contains("` fallback.cpu `"), "{md}");
     assert!(tokscope::wasm::report_markdown("{\"schema\": 1}").is_err());
 }
+
+/// The kernel paths of this build agree with the definition and with each other, bit for bit, in
+/// the browser's engine. `make test-wasm` runs this file once per build (no SIMD, simd128,
+/// simd128 + relaxed-simd), so every path meets V8.
+#[wasm_bindgen_test]
+fn kernel_paths_agree_bit_for_bit_in_the_browser() {
+    use tokscope::kernel::q4::{cases, Path};
+    let paths = tokscope::wasm::kernel_paths();
+    let expected: Vec<&str> = Path::available().iter().map(|p| p.name()).collect();
+    assert_eq!(paths, expected.join(","));
+    #[cfg(target_feature = "relaxed-simd")]
+    assert_eq!(paths, "scalar,simd128,relaxed");
+    #[cfg(all(target_feature = "simd128", not(target_feature = "relaxed-simd")))]
+    assert_eq!(paths, "scalar,simd128");
+    #[cfg(not(target_feature = "simd128"))]
+    assert_eq!(paths, "scalar");
+    let checked = cases::check_paths().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(checked, cases::all().len() * expected.len());
+}
+
+#[wasm_bindgen_test]
+fn probe_calls_count_bytes_and_reject_unknown_paths() {
+    use tokscope::wasm::Probe;
+    let mut p = Probe::new((4 << 20) as f64, 1).expect("4 MiB");
+    assert!(p.bytes() > (3 << 20) as f64 && p.bytes() <= (4 << 20) as f64);
+    assert_eq!(p.read(65536.0), (1 << 20) as f64);
+    assert!(p.q4("scalar", p.bytes()) > 0.0);
+    assert_eq!(p.q4("avx512", p.bytes()), 0.0);
+    assert!(Probe::new(0.0, 1).is_err());
+    let t: serde_json::Value =
+        serde_json::from_str(&tokscope::wasm::ceiling_table_json(20.0, 2048)).expect("json");
+    assert_eq!(t["rows"].as_array().map(Vec::len), Some(32));
+}
+
+#[wasm_bindgen_test]
+fn a_device_probe_gives_the_sustained_drop_finding() {
+    let mut a = Analysis::new();
+    let points: Vec<(f64, f64)> = (0..40)
+        .map(|i| (i as f64 * 2.0, if i < 10 { 10.0 } else { 7.0 }))
+        .collect();
+    let json = serde_json::json!({ "read_gbps_best": 12.0, "sustained": points }).to_string();
+    a.set_device_json(&json).expect("valid probe JSON");
+    let r = report(&mut a, "en");
+    assert_eq!(r["findings"][0]["id"], "thermal.sustained-drop");
+    assert!(a.set_device_json("{\"read_gbps_best\": \"fast\"}").is_err());
+}

@@ -1,7 +1,9 @@
 //! The native command line on the same core as the page:
 //! `tokscope analyze [--json|--markdown] [--lang en|zh] FILE...` (`-` reads standard input), and
 //! `tokscope compare [--json|--markdown] A B [MORE...]` (device A vs device B), and
-//! `tokscope share [--budget BYTES] [--base URL] FILE...`, which prints a share link.
+//! `tokscope share [--budget BYTES] [--base URL] FILE...`, which prints a share link, and
+//! `tokscope bench [--json] [--mib N] [--threads N]`: this machine's read bandwidth and int4 kernel
+//! speed, the native figures the browser probe is compared with.
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -10,6 +12,7 @@ use tokscope::{report, share, Lang, Session};
 const USAGE: &str = "usage: tokscope analyze [--json | --markdown] [--lang en|zh] FILE...
        tokscope compare [--json | --markdown] [--lang en|zh] A B [MORE...]
        tokscope share [--lang en|zh] [--budget BYTES] [--base URL] FILE...
+       tokscope bench [--json] [--mib N] [--threads N]
        tokscope --version
 
 Reads framework logs, perf / simpleperf / ftrace text and CSV telemetry, and explains
@@ -19,7 +22,10 @@ two or more logs (device A, device B) side by side and explains the gap.
 share prints a link that carries the report in its #r= fragment (nothing is uploaded):
 append it to the address of a tokscope page, or give that address with --base. The link is
 degraded step by step to fit BYTES (default 8192; 0: only the hard limit), and standard error
-says its size and what was left out.";
+says its size and what was left out.
+
+bench measures this machine's memory read bandwidth and the Q4_0 decode kernel, on 1 to N
+threads (default: the available parallelism + 1), over N MiB in all (default 1024).";
 
 /// Bytes read per chunk: the same streaming path the page takes.
 const CHUNK: usize = 1 << 20;
@@ -170,7 +176,97 @@ fn share_link(report: &report::Report, args: &Args) -> Result<String, String> {
     Ok(format!("{base}{}\n", link.fragment))
 }
 
+struct BenchArgs {
+    json: bool,
+    mib: usize,
+    threads: usize,
+}
+
+fn parse_bench(mut argv: impl Iterator<Item = String>) -> Result<BenchArgs, String> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut a = BenchArgs {
+        json: false,
+        mib: 1024,
+        threads: cores + 1,
+    };
+    let number = |name: &str, v: Option<String>| -> Result<usize, String> {
+        v.as_deref()
+            .and_then(|s| s.parse().ok())
+            .filter(|n: &usize| *n > 0)
+            .ok_or(format!("{name} needs a positive number"))
+    };
+    while let Some(arg) = argv.next() {
+        match arg.as_str() {
+            "--json" => a.json = true,
+            "--mib" => a.mib = number("--mib", argv.next())?,
+            "--threads" => a.threads = number("--threads", argv.next())?,
+            "--help" | "-h" => return Err(USAGE.to_string()),
+            other => return Err(format!("unknown bench option '{other}'\n\n{USAGE}")),
+        }
+    }
+    Ok(a)
+}
+
+#[cfg(target_arch = "wasm32")]
+fn bench(_: BenchArgs) -> ExitCode {
+    eprintln!(
+        "tokscope: bench runs natively; in a browser, use the page's \"Measure this device\""
+    );
+    ExitCode::FAILURE
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn bench(args: BenchArgs) -> ExitCode {
+    let b = match tokscope::kernel::bench::run(args.mib << 20, args.threads) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("tokscope: bench: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let out = if args.json {
+        serde_json::json!({ "native": b }).to_string() + "\n"
+    } else {
+        let mut s = format!(
+            "buffer {} MiB, kernel path {}\nread   1 thread  {:6.2} GB/s   best {:6.2} GB/s\n",
+            b.buffer_bytes >> 20,
+            b.best_path,
+            b.read_gbps_1t,
+            b.read_gbps_best
+        );
+        for (path, v) in &b.q4_gbps_1t {
+            s += &format!(
+                "q4_0   1 thread  {v:6.2} GB/s   {path} ({:.2} of read)\n",
+                v / b.read_gbps_1t.max(f64::MIN_POSITIVE)
+            );
+        }
+        s += &format!(
+            "q4_0   best      {:6.2} GB/s\nthreads  read GB/s  q4_0 GB/s\n",
+            b.q4_gbps_best
+        );
+        for t in &b.threads {
+            s += &format!("{:7}  {:9.2}  {:9.2}\n", t.threads, t.read_gbps, t.q4_gbps);
+        }
+        s
+    };
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    ExitCode::SUCCESS
+}
+
 fn main() -> ExitCode {
+    if std::env::args().nth(1).as_deref() == Some("bench") {
+        return match parse_bench(std::env::args().skip(2)) {
+            Ok(a) => bench(a),
+            Err(msg) if msg.starts_with("usage:") => {
+                println!("{msg}");
+                ExitCode::SUCCESS
+            }
+            Err(msg) => {
+                eprintln!("tokscope: {msg}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let args = match parse(std::env::args().skip(1)) {
         Ok(a) => a,
         Err(msg) => {

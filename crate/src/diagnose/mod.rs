@@ -4,6 +4,7 @@
 //! parameters, and the evidence. The report stage turns the id and parameters into text from the
 //! bilingual catalogue.
 
+mod bandwidth;
 pub mod compare;
 mod cpu;
 mod fallback;
@@ -11,6 +12,7 @@ mod load;
 mod measure;
 mod quant;
 pub mod run_facts;
+mod sustained;
 mod threads;
 
 use crate::evidence::{Evidence, InputId};
@@ -75,6 +77,8 @@ const RULES: &[Rule] = &[
     threads::rule,
     measure::rule,
     load::rule,
+    bandwidth::rule,
+    sustained::rule,
 ];
 
 /// Runs every rule; findings come most severe first.
@@ -94,6 +98,8 @@ pub fn finding_ids() -> Vec<&'static str> {
         threads::IDS,
         measure::IDS,
         load::IDS,
+        bandwidth::IDS,
+        sustained::IDS,
     ]
     .concat()
 }
