@@ -7,6 +7,7 @@
 pub mod fallback_phrases;
 pub mod lines;
 pub mod log;
+pub mod telemetry;
 pub mod wrapper;
 
 use crate::evidence::{Evidence, InputId, ProblemCode};
@@ -98,7 +99,9 @@ impl InputReader {
                 }
                 Box::new(log::LogParser::new(self.id))
             }
-            InputKind::Trace | InputKind::Csv => {
+            InputKind::Csv => Box::new(telemetry::csv::CsvParser::new(self.id)),
+            InputKind::Telemetry => Box::new(telemetry::text::TextTelemetryParser::new(self.id)),
+            InputKind::Trace => {
                 ev.problem(self.id, ProblemCode::KindNotAnalyzed, None);
                 Box::new(CountOnly)
             }

@@ -172,8 +172,14 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
             ProblemReport {
                 level: match p.code {
                     ProblemCode::Rejected(_) => "error",
-                    ProblemCode::LongLinesCut | ProblemCode::TooManyFallbackMessages => "warning",
-                    ProblemCode::UnknownLog | ProblemCode::KindNotAnalyzed => "info",
+                    ProblemCode::LongLinesCut
+                    | ProblemCode::TooManyFallbackMessages
+                    | ProblemCode::TelemetryNoHeader
+                    | ProblemCode::TelemetryNoSeries => "warning",
+                    ProblemCode::UnknownLog
+                    | ProblemCode::KindNotAnalyzed
+                    | ProblemCode::TelemetryNoTime
+                    | ProblemCode::TelemetryRowsSkipped => "info",
                 },
                 code,
                 line: p.line,
