@@ -5,6 +5,7 @@
 //! bilingual catalogue.
 
 mod fallback;
+pub mod telemetry;
 
 use crate::evidence::{Evidence, InputId};
 use serde::Serialize;
@@ -60,7 +61,15 @@ pub struct Finding {
 type Rule = fn(&Evidence) -> Vec<Finding>;
 
 /// Every rule, in the order their findings are listed when severities tie.
-const RULES: &[Rule] = &[fallback::rule];
+const RULES: &[Rule] = &[
+    fallback::rule,
+    telemetry::thermal_wall::rule,
+    telemetry::caps::rule,
+    telemetry::charging::rule,
+    telemetry::stall::rule,
+    telemetry::decay::rule,
+    telemetry::ambient::rule,
+];
 
 /// Runs every rule; findings come most severe first.
 pub fn diagnose(ev: &Evidence) -> Vec<Finding> {
@@ -71,5 +80,14 @@ pub fn diagnose(ev: &Evidence) -> Vec<Finding> {
 
 /// Every finding id a rule can emit, so the catalogue can be checked for completeness.
 pub fn finding_ids() -> Vec<&'static str> {
-    fallback::IDS.to_vec()
+    [
+        fallback::IDS,
+        telemetry::thermal_wall::IDS,
+        telemetry::caps::IDS,
+        telemetry::charging::IDS,
+        telemetry::stall::IDS,
+        telemetry::decay::IDS,
+        telemetry::ambient::IDS,
+    ]
+    .concat()
 }

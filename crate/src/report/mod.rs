@@ -5,7 +5,7 @@ pub mod text;
 
 use crate::catalogue::{self, Lang};
 use crate::diagnose::{self, Severity};
-use crate::evidence::{Evidence, InputFacts, ProblemCode, Run};
+use crate::evidence::{downsample, Evidence, InputFacts, ProblemCode, Quantity, Run};
 use crate::sniff::{Framework, InputKind};
 use serde::Serialize;
 
@@ -20,6 +20,27 @@ pub struct Report {
     pub inputs: Vec<InputReport>,
     pub runs: Vec<Run>,
     pub findings: Vec<FindingReport>,
+    /// Time series for charts, downsampled (min/max per bucket) to at most
+    /// [`REPORT_SERIES_POINTS`] points each, on the axis of `time_origin_epoch_s`.
+    pub series: Vec<SeriesReport>,
+    /// When any series has absolute times: the Unix time that `t = 0` stands for. Finding time
+    /// ranges (`t_start_s`, `t_end_s`) and series times are seconds from it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_origin_epoch_s: Option<f64>,
+}
+
+/// Most points per series in the report (two per pixel column of a wide chart).
+pub const REPORT_SERIES_POINTS: usize = 2400;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SeriesReport {
+    #[serde(flatten)]
+    pub quantity: Quantity,
+    pub input: String,
+    pub source: String,
+    pub unit: String,
+    /// `[t_s, value]` pairs, time non-decreasing.
+    pub points: Vec<[f64; 2]>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -94,8 +115,17 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
     let findings = diagnose::diagnose(ev)
         .into_iter()
         .map(|f| {
+            // A parameter `@key` is a catalogue phrase, rendered in the report's language.
+            let resolved: Vec<(&str, String)> = f
+                .params
+                .iter()
+                .map(|(k, v)| match v.strip_prefix('@') {
+                    Some(key) => (*k, catalogue::text(lang, key, &[])),
+                    None => (*k, v.clone()),
+                })
+                .collect();
             let params: Vec<(&str, &str)> =
-                f.params.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                resolved.iter().map(|(k, v)| (*k, v.as_str())).collect();
             let t =
                 |part: &str| catalogue::text(lang, &format!("finding.{}.{part}", f.id), &params);
             FindingReport {
@@ -137,6 +167,8 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
         inputs: ev.inputs.iter().map(|i| input_report(i, lang)).collect(),
         runs: ev.runs.clone(),
         findings,
+        series: series_report(ev),
+        time_origin_epoch_s: diagnose::telemetry::time_origin(ev),
     }
 }
 
@@ -196,4 +228,25 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
         lines: facts.lines,
         problems,
     }
+}
+
+fn series_report(ev: &Evidence) -> Vec<SeriesReport> {
+    let origin = diagnose::telemetry::time_origin(ev);
+    ev.series
+        .iter()
+        .map(|s| SeriesReport {
+            quantity: s.quantity.clone(),
+            input: ev.inputs.get(s.input).map_or_else(String::new, |f| f.name.clone()),
+            source: s.source.clone(),
+            unit: s.quantity.unit().to_string(),
+            points: downsample(&s.points, REPORT_SERIES_POINTS)
+                .into_iter()
+                // Milliseconds are plenty on a chart and keep the JSON small.
+                .map(|(t, v)| {
+                    let t = diagnose::telemetry::axis_t(s, t, origin);
+                    [(t * 1e3).round() / 1e3, (v * 1e3).round() / 1e3]
+                })
+                .collect(),
+        })
+        .collect()
 }
