@@ -236,7 +236,10 @@ fn series_report(ev: &Evidence) -> Vec<SeriesReport> {
         .iter()
         .map(|s| SeriesReport {
             quantity: s.quantity.clone(),
-            input: ev.inputs.get(s.input).map_or_else(String::new, |f| f.name.clone()),
+            input: ev
+                .inputs
+                .get(s.input)
+                .map_or_else(String::new, |f| f.name.clone()),
             source: s.source.clone(),
             unit: s.quantity.unit().to_string(),
             points: downsample(&s.points, REPORT_SERIES_POINTS)

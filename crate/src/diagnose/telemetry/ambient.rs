@@ -9,18 +9,37 @@ use crate::evidence::Evidence;
 pub const IDS: &[&str] = &["thermal.ambient"];
 
 pub fn rule(ev: &Evidence) -> Vec<Finding> {
-    let Some(ctx) = Ctx::new(ev) else { return Vec::new() };
-    let Some(amb) = ctx.temps.iter().find(|t| super::thermal_wall::threshold(&t.name).is_none()) else { return Vec::new() };
-    let cells: Vec<usize> = (0..ctx.grid.n).filter(|&k| amb.values[k].is_finite()).collect();
-    let (Some(&a), Some(&b)) = (cells.first(), cells.last()) else { return Vec::new() };
-    let (Some(lo), Some(hi)) = (quantile(cells.iter().map(|&k| amb.values[k]), 0.05), quantile(cells.iter().map(|&k| amb.values[k]), 0.95)) else {
+    let Some(ctx) = Ctx::new(ev) else {
+        return Vec::new();
+    };
+    let Some(amb) = ctx
+        .temps
+        .iter()
+        .find(|t| super::thermal_wall::threshold(&t.name).is_none())
+    else {
+        return Vec::new();
+    };
+    let cells: Vec<usize> = (0..ctx.grid.n)
+        .filter(|&k| amb.values[k].is_finite())
+        .collect();
+    let (Some(&a), Some(&b)) = (cells.first(), cells.last()) else {
+        return Vec::new();
+    };
+    let (Some(lo), Some(hi)) = (
+        quantile(cells.iter().map(|&k| amb.values[k]), 0.05),
+        quantile(cells.iter().map(|&k| amb.values[k]), 0.95),
+    ) else {
         return Vec::new();
     };
     let rise = hi - lo;
     let (t0, t1) = (ctx.grid.t(a), ctx.grid.t(b) + ctx.grid.dt);
     vec![Finding {
         id: "thermal.ambient",
-        severity: if rise >= 3.0 { Severity::Warning } else { Severity::Info },
+        severity: if rise >= 3.0 {
+            Severity::Warning
+        } else {
+            Severity::Info
+        },
         params: vec![
             ("sensor", amb.name.clone()),
             ("low_c", num(lo, 1)),
@@ -31,7 +50,12 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             ("t_end", num(t1, 0)),
         ],
         count: None,
-        evidence: vec![EvidenceRef { input: amb.input, lines: None, time_s: Some((t0, t1)), quote: Some(format!("{}: {}–{} °C", amb.name, num(lo, 1), num(hi, 1))) }],
+        evidence: vec![EvidenceRef {
+            input: amb.input,
+            lines: None,
+            time_s: Some((t0, t1)),
+            quote: Some(format!("{}: {}–{} °C", amb.name, num(lo, 1), num(hi, 1))),
+        }],
         lines: Vec::new(),
         lines_truncated: false,
     }]

@@ -17,7 +17,9 @@ use crate::evidence::Evidence;
 pub const IDS: &[&str] = &["thermal.rotating-throttle", "thermal.oscillating-cap"];
 
 pub fn rule(ev: &Evidence) -> Vec<Finding> {
-    let Some(ctx) = Ctx::new(ev) else { return Vec::new() };
+    let Some(ctx) = Ctx::new(ev) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     for d in &ctx.domains {
         if let Some(f) = rotating(&ctx, d) {
@@ -37,7 +39,12 @@ fn rotating(ctx: &Ctx, d: &super::Domain) -> Option<Finding> {
     let limit = CAP_RATIO * d.peak;
     let mut sets: Vec<(usize, Vec<u32>)> = Vec::new();
     for &k in &busy {
-        let set: Vec<u32> = d.cpus.iter().filter(|c| c.1[k].is_finite() && c.1[k] < limit).map(|c| c.0).collect();
+        let set: Vec<u32> = d
+            .cpus
+            .iter()
+            .filter(|c| c.1[k].is_finite() && c.1[k] < limit)
+            .map(|c| c.0)
+            .collect();
         if !set.is_empty() && set.len() < d.cpus.len() {
             sets.push((k, set));
         }
@@ -47,7 +54,10 @@ fn rotating(ctx: &Ctx, d: &super::Domain) -> Option<Finding> {
     }
     let changes = sets.windows(2).filter(|w| w[0].1 != w[1].1).count();
     let sizes: Vec<f64> = sets.iter().map(|s| s.1.len() as f64).collect();
-    let (lo, hi) = (quantile(sizes.iter().copied(), 0.1)?, quantile(sizes.iter().copied(), 0.9)?);
+    let (lo, hi) = (
+        quantile(sizes.iter().copied(), 0.1)?,
+        quantile(sizes.iter().copied(), 0.9)?,
+    );
     let mut involved: Vec<u32> = sets.iter().flat_map(|s| s.1.iter().copied()).collect();
     involved.sort_unstable();
     involved.dedup();
@@ -74,7 +84,11 @@ fn rotating(ctx: &Ctx, d: &super::Domain) -> Option<Finding> {
             input: d.input,
             lines: None,
             time_s: Some((t0, t1)),
-            quote: Some(format!("{}: capped set changed {changes}× among CPUs {}", d.name, cpu_list(&involved))),
+            quote: Some(format!(
+                "{}: capped set changed {changes}× among CPUs {}",
+                d.name,
+                cpu_list(&involved)
+            )),
         }],
         lines: Vec::new(),
         lines_truncated: false,
@@ -87,20 +101,33 @@ fn oscillating(ctx: &Ctx, d: &super::Domain) -> Option<Finding> {
         return None;
     }
     let x: Vec<f64> = busy.iter().map(|&k| d.values[k]).collect();
-    let (lo, hi) = (quantile(x.iter().copied(), 0.1)?, quantile(x.iter().copied(), 0.9)?);
+    let (lo, hi) = (
+        quantile(x.iter().copied(), 0.1)?,
+        quantile(x.iter().copied(), 0.9)?,
+    );
     if hi - lo < 0.1 * d.peak || lo >= CAP_RATIO * d.peak && hi - lo < 0.15 * d.peak {
         return None;
     }
     let mid = (lo + hi) / 2.0;
-    let swings = x.windows(2).filter(|w| (w[0] < mid) != (w[1] < mid)).count() / 2;
+    let swings = x
+        .windows(2)
+        .filter(|w| (w[0] < mid) != (w[1] < mid))
+        .count()
+        / 2;
     if swings < 3 {
         return None;
     }
     let max_lag = x.len() / 3;
-    let r: Vec<f64> = (0..=max_lag).map(|l| autocorrelation(&x, l).unwrap_or(f64::NAN)).collect();
+    let r: Vec<f64> = (0..=max_lag)
+        .map(|l| autocorrelation(&x, l).unwrap_or(f64::NAN))
+        .collect();
     // The first local maximum after the autocorrelation first dips below zero.
     let dip = r.iter().position(|v| *v < 0.0)?;
-    let lag = (dip.max(2)..max_lag).find(|&l| r[l] >= 0.5 && r[l] >= r[l - 1] && r[l] >= r.get(l + 1).copied().unwrap_or(f64::NEG_INFINITY))?;
+    let lag = (dip.max(2)..max_lag).find(|&l| {
+        r[l] >= 0.5
+            && r[l] >= r[l - 1]
+            && r[l] >= r.get(l + 1).copied().unwrap_or(f64::NEG_INFINITY)
+    })?;
     let (t0, t1) = (ctx.grid.t(busy[0]), ctx.grid.t(*busy.last()?) + ctx.grid.dt);
     Some(Finding {
         id: "thermal.oscillating-cap",
@@ -120,7 +147,13 @@ fn oscillating(ctx: &Ctx, d: &super::Domain) -> Option<Finding> {
             input: d.input,
             lines: None,
             time_s: Some((t0, t1)),
-            quote: Some(format!("{}: {}–{} MHz, period ≈ {} s", d.name, num(lo, 0), num(hi, 0), num(lag as f64 * ctx.grid.dt, 0))),
+            quote: Some(format!(
+                "{}: {}–{} MHz, period ≈ {} s",
+                d.name,
+                num(lo, 0),
+                num(hi, 0),
+                num(lag as f64 * ctx.grid.dt, 0)
+            )),
         }],
         lines: Vec::new(),
         lines_truncated: false,

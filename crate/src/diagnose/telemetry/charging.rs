@@ -21,7 +21,9 @@ pub const IDS: &[&str] = &["power.charging-contention", "power.low-battery"];
 const SLOWER: f64 = 0.10;
 
 pub fn rule(ev: &Evidence) -> Vec<Finding> {
-    let Some(ctx) = Ctx::new(ev) else { return Vec::new() };
+    let Some(ctx) = Ctx::new(ev) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     out.extend(charging(&ctx));
     out.extend(low_battery(&ctx));
@@ -32,8 +34,16 @@ fn charging(ctx: &Ctx) -> Option<Finding> {
     let plug = ctx.charging.as_ref()?;
     let (name, _, thr, unit) = ctx.throughput()?;
     let busy = ctx.busy_cells(thr);
-    let on: Vec<usize> = busy.iter().copied().filter(|&k| plug.values[k] >= 0.5).collect();
-    let off: Vec<usize> = busy.iter().copied().filter(|&k| plug.values[k].is_finite() && plug.values[k] < 0.5).collect();
+    let on: Vec<usize> = busy
+        .iter()
+        .copied()
+        .filter(|&k| plug.values[k] >= 0.5)
+        .collect();
+    let off: Vec<usize> = busy
+        .iter()
+        .copied()
+        .filter(|&k| plug.values[k].is_finite() && plug.values[k] < 0.5)
+        .collect();
     if on.len() < 5 || off.len() < 5 {
         return None;
     }
@@ -44,7 +54,11 @@ fn charging(ctx: &Ctx) -> Option<Finding> {
     let on_m: Vec<usize> = on.iter().copied().filter(|&k| near(k, &off)).collect();
     let off_m: Vec<usize> = off.iter().copied().filter(|&k| near(k, &on)).collect();
     let matched = on_m.len() >= 5 && off_m.len() >= 5;
-    let (on_c, off_c) = if matched { (&on_m, &off_m) } else { (&on, &off) };
+    let (on_c, off_c) = if matched {
+        (&on_m, &off_m)
+    } else {
+        (&on, &off)
+    };
     let med_on = median(on_c.iter().map(|&k| thr[k]))?;
     let med_off = median(off_c.iter().map(|&k| thr[k]))?;
     if med_off <= 0.0 || 1.0 - med_on / med_off < SLOWER {
@@ -80,7 +94,11 @@ fn charging(ctx: &Ctx) -> Option<Finding> {
             input: plug.input,
             lines: None,
             time_s: Some(t_on),
-            quote: Some(format!("{name}: {} {unit} plugged vs {} {unit} on battery", num(med_on, 1), num(med_off, 1))),
+            quote: Some(format!(
+                "{name}: {} {unit} plugged vs {} {unit} on battery",
+                num(med_on, 1),
+                num(med_off, 1)
+            )),
         }],
         lines: Vec::new(),
         lines_truncated: false,
@@ -91,19 +109,37 @@ fn low_battery(ctx: &Ctx) -> Option<Finding> {
     let level = ctx.battery.as_ref()?;
     let (name, _, thr, unit) = ctx.throughput()?;
     let busy = ctx.busy_cells(thr);
-    let low: Vec<usize> = busy.iter().copied().filter(|&k| level.values[k] < 20.0).collect();
-    let ok: Vec<usize> = busy.iter().copied().filter(|&k| level.values[k] >= 20.0).collect();
+    let low: Vec<usize> = busy
+        .iter()
+        .copied()
+        .filter(|&k| level.values[k] < 20.0)
+        .collect();
+    let ok: Vec<usize> = busy
+        .iter()
+        .copied()
+        .filter(|&k| level.values[k] >= 20.0)
+        .collect();
     if low.len() < 5 || ok.len() < 5 {
         return None;
     }
-    let (m_low, m_ok) = (median(low.iter().map(|&k| thr[k]))?, median(ok.iter().map(|&k| thr[k]))?);
+    let (m_low, m_ok) = (
+        median(low.iter().map(|&k| thr[k]))?,
+        median(ok.iter().map(|&k| thr[k]))?,
+    );
     if m_ok <= 0.0 || 1.0 - m_low / m_ok < SLOWER {
         return None;
     }
-    let min_level = low.iter().map(|&k| level.values[k]).fold(f64::INFINITY, f64::min);
+    let min_level = low
+        .iter()
+        .map(|&k| level.values[k])
+        .fold(f64::INFINITY, f64::min);
     let t = (ctx.grid.t(low[0]), ctx.grid.t(*low.last()?) + ctx.grid.dt);
     let volt = ctx.voltages.first().and_then(|v| {
-        let lo = low.iter().map(|&k| v.values[k]).filter(|x| x.is_finite()).fold(f64::INFINITY, f64::min);
+        let lo = low
+            .iter()
+            .map(|&k| v.values[k])
+            .filter(|x| x.is_finite())
+            .fold(f64::INFINITY, f64::min);
         lo.is_finite().then(|| num(lo, 0))
     });
     let mut params = vec![
@@ -126,7 +162,11 @@ fn low_battery(ctx: &Ctx) -> Option<Finding> {
             input: level.input,
             lines: None,
             time_s: Some(t),
-            quote: Some(format!("{name}: {} {unit} below 20 % charge vs {} {unit} above", num(m_low, 1), num(m_ok, 1))),
+            quote: Some(format!(
+                "{name}: {} {unit} below 20 % charge vs {} {unit} above",
+                num(m_low, 1),
+                num(m_ok, 1)
+            )),
         }],
         lines: Vec::new(),
         lines_truncated: false,

@@ -15,7 +15,9 @@ use crate::evidence::Evidence;
 pub const IDS: &[&str] = &["thermal.sustained-decay"];
 
 pub fn rule(ev: &Evidence) -> Vec<Finding> {
-    let Some(ctx) = Ctx::new(ev) else { return Vec::new() };
+    let Some(ctx) = Ctx::new(ev) else {
+        return Vec::new();
+    };
     find(&ctx).into_iter().collect()
 }
 
@@ -25,7 +27,10 @@ fn find(ctx: &Ctx) -> Option<Finding> {
     if busy.len() < 20 {
         return None;
     }
-    let pts: Vec<(f64, f64)> = busy.iter().map(|&k| (ctx.grid.t(k), tok.values[k])).collect();
+    let pts: Vec<(f64, f64)> = busy
+        .iter()
+        .map(|&k| (ctx.grid.t(k), tok.values[k]))
+        .collect();
     let (slope, z) = trend(&pts)?;
     let tenth = (busy.len() / 10).max(2);
     let head = &busy[..tenth];
@@ -45,13 +50,13 @@ fn find(ctx: &Ctx) -> Option<Finding> {
         .iter()
         .max_by(|a, b| a.peak.total_cmp(&b.peak))
         .and_then(|d| change(&d.values))
-        .map_or_else(|| "?".into(), |c| format!("{:+}%", num(100.0 * c, 0)));
+        .map_or_else(|| "?".into(), |c| format!("{}%", signed(100.0 * c, 0)));
     let heat = ctx
         .temps
         .iter()
         .filter_map(|t| Some(level(&t.values, tail)? - level(&t.values, head)?))
         .max_by(f64::total_cmp)
-        .map_or_else(|| "?".into(), |d| format!("{:+} °C", num(d, 1)));
+        .map_or_else(|| "?".into(), |d| format!("{} °C", signed(d, 1)));
     let t0 = ctx.grid.t(busy[0]);
     let t1 = ctx.grid.t(*busy.last()?) + ctx.grid.dt;
     Some(Finding {
@@ -73,9 +78,28 @@ fn find(ctx: &Ctx) -> Option<Finding> {
             input: tok.input,
             lines: None,
             time_s: Some((t0, t1)),
-            quote: Some(format!("{}: {} → {} tok/s (Theil–Sen {} tok/s per hour, MK Z={})", tok.name, num(start, 1), num(end, 1), num(slope * 3600.0, 2), num(z, 1))),
+            quote: Some(format!(
+                "{}: {} → {} tok/s (Theil–Sen {} tok/s per hour, MK Z={})",
+                tok.name,
+                num(start, 1),
+                num(end, 1),
+                num(slope * 3600.0, 2),
+                num(z, 1)
+            )),
         }],
         lines: Vec::new(),
         lines_truncated: false,
     })
+}
+
+/// `+3.5`, `−12`, `0`.
+fn signed(v: f64, digits: usize) -> String {
+    let n = num(v.abs(), digits);
+    if n == "0" {
+        n
+    } else if v < 0.0 {
+        format!("−{n}")
+    } else {
+        format!("+{n}")
+    }
 }

@@ -117,9 +117,12 @@ fn resample(s: &Series, grid: &Grid, origin: Option<f64>) -> Vec<f64> {
 
 fn is_memory_clock(name: &str) -> bool {
     let l = name.to_lowercase();
-    ["mem", "emc", "ddr", "dram", "uncore", "ring", "video", "nvdec", "nvenc", "vic", "ape", "nvjpg"]
-        .iter()
-        .any(|w| l.contains(w))
+    [
+        "mem", "emc", "ddr", "dram", "uncore", "ring", "video", "nvdec", "nvenc", "vic", "ape",
+        "nvjpg",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
 }
 
 /// A short CPU list: `0-3`, `4,6`.
@@ -131,7 +134,13 @@ pub fn cpu_list(cpus: &[u32]) -> String {
         while j + 1 < cpus.len() && cpus[j + 1] == cpus[j] + 1 {
             j += 1;
         }
-        out.push(if j > i + 1 { format!("{}-{}", cpus[i], cpus[j]) } else if j == i + 1 { format!("{},{}", cpus[i], cpus[j]) } else { cpus[i].to_string() });
+        out.push(if j > i + 1 {
+            format!("{}-{}", cpus[i], cpus[j])
+        } else if j == i + 1 {
+            format!("{},{}", cpus[i], cpus[j])
+        } else {
+            cpus[i].to_string()
+        });
         i = j + 1;
     }
     out.join(",")
@@ -150,7 +159,13 @@ impl Ctx {
                 lo = lo.min(axis_t(s, a.0, origin));
                 hi = hi.max(axis_t(s, b.0, origin));
             }
-            let gaps: Vec<f64> = s.points.windows(2).take(200).map(|w| w[1].0 - w[0].0).filter(|d| *d > 0.0).collect();
+            let gaps: Vec<f64> = s
+                .points
+                .windows(2)
+                .take(200)
+                .map(|w| w[1].0 - w[0].0)
+                .filter(|d| *d > 0.0)
+                .collect();
             if let Some(d) = stats::median(gaps) {
                 min_dt = min_dt.min(d);
             }
@@ -160,12 +175,21 @@ impl Ctx {
         }
         let span = hi - lo;
         let dt = (span / MAX_CELLS as f64).max(if min_dt.is_finite() { min_dt } else { 1.0 });
-        let grid = Grid { t0: lo, dt, n: ((span / dt).floor() as usize + 1).clamp(2, MAX_CELLS + 1) };
-        let track = |s: &Series, name: String| Track { input: s.input, name, values: resample(s, &grid, origin) };
+        let grid = Grid {
+            t0: lo,
+            dt,
+            n: ((span / dt).floor() as usize + 1).clamp(2, MAX_CELLS + 1),
+        };
+        let track = |s: &Series, name: String| Track {
+            input: s.input,
+            name,
+            values: resample(s, &grid, origin),
+        };
 
         let mut cpu_tracks: Vec<(InputId, u32, Vec<f64>, f64)> = Vec::new();
         let mut domains = Vec::new();
-        let (mut temps, mut powers, mut flags, mut voltages, mut loads) = (vec![], vec![], vec![], vec![], vec![]);
+        let (mut temps, mut powers, mut flags, mut voltages, mut loads) =
+            (vec![], vec![], vec![], vec![], vec![]);
         let (mut tokens, mut charging, mut battery) = (None, None, None);
         for s in &ev.series {
             match &s.quantity {
@@ -173,14 +197,28 @@ impl Ctx {
                     // Several sources can report the same CPU (a CSV and a trace): keep the first.
                     if !cpu_tracks.iter().any(|c| c.0 == s.input && c.1 == *cpu) {
                         let v = resample(s, &grid, origin);
-                        let peak = v.iter().copied().filter(|x| x.is_finite()).fold(0.0, f64::max);
+                        let peak = v
+                            .iter()
+                            .copied()
+                            .filter(|x| x.is_finite())
+                            .fold(0.0, f64::max);
                         cpu_tracks.push((s.input, *cpu, v, peak));
                     }
                 }
                 Quantity::ClockFreq { name } if !is_memory_clock(name) => {
                     let values = resample(s, &grid, origin);
-                    let peak = values.iter().copied().filter(|x| x.is_finite()).fold(0.0, f64::max);
-                    domains.push(Domain { name: name.clone(), input: s.input, cpus: vec![], values, peak });
+                    let peak = values
+                        .iter()
+                        .copied()
+                        .filter(|x| x.is_finite())
+                        .fold(0.0, f64::max);
+                    domains.push(Domain {
+                        name: name.clone(),
+                        input: s.input,
+                        cpus: vec![],
+                        values,
+                        peak,
+                    });
                 }
                 Quantity::Temperature { sensor } => temps.push(track(s, sensor.clone())),
                 Quantity::Power { rail } => powers.push(track(s, rail.clone())),
@@ -188,9 +226,15 @@ impl Ctx {
                 Quantity::Voltage { rail } => voltages.push(track(s, rail.clone())),
                 Quantity::CpuLoad { cpu } => loads.push(track(s, format!("cpu{cpu}"))),
                 Quantity::Utilization { name } => loads.push(track(s, name.clone())),
-                Quantity::TokensPerSecond if tokens.is_none() => tokens = Some(track(s, s.source.clone())),
-                Quantity::Charging if charging.is_none() => charging = Some(track(s, s.source.clone())),
-                Quantity::BatteryLevel if battery.is_none() => battery = Some(track(s, s.source.clone())),
+                Quantity::TokensPerSecond if tokens.is_none() => {
+                    tokens = Some(track(s, s.source.clone()))
+                }
+                Quantity::Charging if charging.is_none() => {
+                    charging = Some(track(s, s.source.clone()))
+                }
+                Quantity::BatteryLevel if battery.is_none() => {
+                    battery = Some(track(s, s.source.clone()))
+                }
                 _ => {}
             }
         }
@@ -207,13 +251,31 @@ impl Ctx {
             }
         }
         for cl in clusters {
-            let cpus: Vec<(u32, Vec<f64>)> = cl.iter().map(|&i| (cpu_tracks[i].1, cpu_tracks[i].2.clone())).collect();
-            let values: Vec<f64> = (0..grid.n)
-                .map(|k| cpus.iter().map(|c| c.1[k]).filter(|x| x.is_finite()).fold(f64::NAN, f64::max))
+            let cpus: Vec<(u32, Vec<f64>)> = cl
+                .iter()
+                .map(|&i| (cpu_tracks[i].1, cpu_tracks[i].2.clone()))
                 .collect();
-            let peak = values.iter().copied().filter(|x| x.is_finite()).fold(0.0, f64::max);
+            let values: Vec<f64> = (0..grid.n)
+                .map(|k| {
+                    cpus.iter()
+                        .map(|c| c.1[k])
+                        .filter(|x| x.is_finite())
+                        .fold(f64::NAN, f64::max)
+                })
+                .collect();
+            let peak = values
+                .iter()
+                .copied()
+                .filter(|x| x.is_finite())
+                .fold(0.0, f64::max);
             let ids: Vec<u32> = cpus.iter().map(|c| c.0).collect();
-            domains.push(Domain { name: format!("CPU {}", cpu_list(&ids)), input: cpu_tracks[cl[0]].0, cpus, values, peak });
+            domains.push(Domain {
+                name: format!("CPU {}", cpu_list(&ids)),
+                input: cpu_tracks[cl[0]].0,
+                cpus,
+                values,
+                peak,
+            });
         }
         domains.retain(|d| d.peak > 0.0);
         let busy_measured = !loads.is_empty() || tokens.is_some();
@@ -228,12 +290,26 @@ impl Ctx {
                 }
             })
             .collect();
-        Some(Ctx { grid, domains, temps, powers, flags, tokens, charging, battery, voltages, busy, busy_measured })
+        Some(Ctx {
+            grid,
+            domains,
+            temps,
+            powers,
+            flags,
+            tokens,
+            charging,
+            battery,
+            voltages,
+            busy,
+            busy_measured,
+        })
     }
 
     /// Busy cells where `values` has a value.
     pub fn busy_cells(&self, values: &[f64]) -> Vec<usize> {
-        (0..self.grid.n).filter(|&k| self.busy[k] && values[k].is_finite()).collect()
+        (0..self.grid.n)
+            .filter(|&k| self.busy[k] && values[k].is_finite())
+            .collect()
     }
 
     /// The throughput to judge slowdowns by: tokens/s when recorded, else the busiest clock.
@@ -273,9 +349,18 @@ pub fn window_mean(values: &[f64], a: usize, b: usize) -> Option<f64> {
 /// Classifies a throttle flag's name as thermal (`true`), power (`false`) or neither.
 pub fn flag_is_thermal(reason: &str) -> Option<bool> {
     let l = reason.to_lowercase();
-    if ["thermal", "temp", "tj", "prochot", "pressure", "corethr"].iter().any(|w| l.contains(w)) {
+    if ["thermal", "temp", "tj", "prochot", "pressure", "corethr"]
+        .iter()
+        .any(|w| l.contains(w))
+    {
         Some(true)
-    } else if ["power", "pl1", "pl2", "rapl", "pkg_%", "ram_%", "voltage", "current", "edp", "capped", "brake"].iter().any(|w| l.contains(w)) {
+    } else if [
+        "power", "pl1", "pl2", "rapl", "pkg_%", "ram_%", "voltage", "current", "edp", "capped",
+        "brake",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
+    {
         Some(false)
     } else {
         None

@@ -14,7 +14,9 @@ use crate::evidence::Evidence;
 pub const IDS: &[&str] = &["power.periodic-stall"];
 
 pub fn rule(ev: &Evidence) -> Vec<Finding> {
-    let Some(ctx) = Ctx::new(ev) else { return Vec::new() };
+    let Some(ctx) = Ctx::new(ev) else {
+        return Vec::new();
+    };
     find(&ctx).into_iter().collect()
 }
 
@@ -27,7 +29,14 @@ fn find(ctx: &Ctx) -> Option<Finding> {
     let x: Vec<f64> = busy.iter().map(|&k| thr[k]).collect();
     let half = 7;
     let base: Vec<f64> = (0..x.len())
-        .map(|i| median(x[i.saturating_sub(half)..(i + half + 1).min(x.len())].iter().copied()).unwrap_or(f64::NAN))
+        .map(|i| {
+            median(
+                x[i.saturating_sub(half)..(i + half + 1).min(x.len())]
+                    .iter()
+                    .copied(),
+            )
+            .unwrap_or(f64::NAN)
+        })
         .collect();
     let mut dips: Vec<(usize, usize, f64)> = Vec::new(); // (start, end, depth)
     let mut i = 0;
@@ -59,7 +68,10 @@ fn find(ctx: &Ctx) -> Option<Finding> {
         let overall = median(busy.iter().map(|&k| v.values[k]))?;
         Some((at_dips, overall))
     });
-    let (t0, t1) = (starts[0], ctx.grid.t(busy[dips.last()?.1.min(busy.len() - 1)]) + ctx.grid.dt);
+    let (t0, t1) = (
+        starts[0],
+        ctx.grid.t(busy[dips.last()?.1.min(busy.len() - 1)]) + ctx.grid.dt,
+    );
     let mut params = vec![
         ("count", dips.len().to_string()),
         ("period_s", num(m, 1)),
@@ -85,7 +97,12 @@ fn find(ctx: &Ctx) -> Option<Finding> {
             input,
             lines: None,
             time_s: Some((t0, t1)),
-            quote: Some(format!("{name}: {} dips of {}%, every {} s", dips.len(), num(100.0 * depth, 0), num(m, 1))),
+            quote: Some(format!(
+                "{name}: {} dips of {}%, every {} s",
+                dips.len(),
+                num(100.0 * depth, 0),
+                num(m, 1)
+            )),
         }],
         lines: Vec::new(),
         lines_truncated: false,

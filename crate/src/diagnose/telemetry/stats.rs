@@ -39,7 +39,8 @@ pub fn change_points(x: &[f64], min_len: usize) -> Vec<usize> {
     let diffs: Vec<f64> = x.windows(2).map(|w| (w[1] - w[0]).abs()).collect();
     // MAD of differences / (0.6745·√2) estimates σ of white noise around a piecewise mean.
     let sigma = median(diffs.iter().copied()).unwrap_or(0.0) / (0.6745 * std::f64::consts::SQRT_2);
-    let spread = quantile(x.iter().copied(), 0.9).unwrap_or(0.0) - quantile(x.iter().copied(), 0.1).unwrap_or(0.0);
+    let spread = quantile(x.iter().copied(), 0.9).unwrap_or(0.0)
+        - quantile(x.iter().copied(), 0.1).unwrap_or(0.0);
     // A floor on σ so a perfectly flat, quantized series does not split on every step of 1 MHz.
     let sigma = sigma.max(spread * 0.02).max(1e-9);
     let penalty = 3.0 * sigma * sigma * (n as f64).ln();
@@ -78,12 +79,20 @@ pub fn change_points(x: &[f64], min_len: usize) -> Vec<usize> {
 /// Pearson correlation of the pairs where both are finite; `None` with fewer than 8 pairs or
 /// no variance.
 pub fn correlation(a: &[f64], b: &[f64]) -> Option<f64> {
-    let pairs: Vec<(f64, f64)> = a.iter().zip(b).filter(|(x, y)| x.is_finite() && y.is_finite()).map(|(x, y)| (*x, *y)).collect();
+    let pairs: Vec<(f64, f64)> = a
+        .iter()
+        .zip(b)
+        .filter(|(x, y)| x.is_finite() && y.is_finite())
+        .map(|(x, y)| (*x, *y))
+        .collect();
     if pairs.len() < 8 {
         return None;
     }
     let n = pairs.len() as f64;
-    let (ma, mb) = (pairs.iter().map(|p| p.0).sum::<f64>() / n, pairs.iter().map(|p| p.1).sum::<f64>() / n);
+    let (ma, mb) = (
+        pairs.iter().map(|p| p.0).sum::<f64>() / n,
+        pairs.iter().map(|p| p.1).sum::<f64>() / n,
+    );
     let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
     for (x, y) in pairs {
         sab += (x - ma) * (y - mb);
@@ -125,7 +134,12 @@ pub fn best_lag(lead: &[f64], follow: &[f64], max: usize) -> Option<(i64, f64)> 
 /// Z statistic of the same points (|Z| > 2.58: a monotonic trend at p < 0.01).
 pub fn trend(points: &[(f64, f64)]) -> Option<(f64, f64)> {
     let step = points.len().div_ceil(300).max(1);
-    let p: Vec<(f64, f64)> = points.iter().step_by(step).copied().filter(|(t, v)| t.is_finite() && v.is_finite()).collect();
+    let p: Vec<(f64, f64)> = points
+        .iter()
+        .step_by(step)
+        .copied()
+        .filter(|(t, v)| t.is_finite() && v.is_finite())
+        .collect();
     let n = p.len();
     if n < 10 {
         return None;
@@ -172,7 +186,9 @@ mod tests {
 
     #[test]
     fn finds_steps_and_not_noise() {
-        let mut x: Vec<f64> = (0..300).map(|i| 2400.0 + ((i * 7919) % 13) as f64).collect();
+        let mut x: Vec<f64> = (0..300)
+            .map(|i| 2400.0 + ((i * 7919) % 13) as f64)
+            .collect();
         for v in &mut x[100..200] {
             *v -= 600.0;
         }
@@ -181,16 +197,27 @@ mod tests {
         }
         let cps = change_points(&x, 5);
         assert_eq!(cps, vec![100, 200]);
-        let flat: Vec<f64> = (0..300).map(|i| 2400.0 + ((i * 7919) % 13) as f64).collect();
+        let flat: Vec<f64> = (0..300)
+            .map(|i| 2400.0 + ((i * 7919) % 13) as f64)
+            .collect();
         assert!(change_points(&flat, 5).is_empty());
     }
 
     #[test]
     fn lag_and_trend() {
         let a: Vec<f64> = (0..200).map(|i| ((i as f64) / 10.0).sin()).collect();
-        let b: Vec<f64> = (0..200).map(|i| if i >= 5 { a[i - 5] } else { 0.0 }).collect();
+        let b: Vec<f64> = (0..200)
+            .map(|i| if i >= 5 { a[i - 5] } else { 0.0 })
+            .collect();
         assert_eq!(best_lag(&a, &b, 20).map(|l| l.0), Some(5));
-        let pts: Vec<(f64, f64)> = (0..100).map(|i| (i as f64, 10.0 - 0.05 * i as f64 + ((i * 31) % 7) as f64 * 0.01)).collect();
+        let pts: Vec<(f64, f64)> = (0..100)
+            .map(|i| {
+                (
+                    i as f64,
+                    10.0 - 0.05 * i as f64 + ((i * 31) % 7) as f64 * 0.01,
+                )
+            })
+            .collect();
         let (slope, z) = trend(&pts).unwrap();
         assert!((slope + 0.05).abs() < 0.01, "{slope}");
         assert!(z < -2.58);

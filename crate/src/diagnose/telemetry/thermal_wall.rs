@@ -77,15 +77,22 @@ pub fn threshold(sensor: &str) -> Option<(f64, &'static str)> {
     if l.contains("ambient") || l.starts_with("amb") {
         return None;
     }
-    Some(if ["skin", "xo-therm", "quiet", "mtktsap", "case", "surface", "shell", "back"].iter().any(|w| l.contains(w)) {
-        (45.0, "skin")
-    } else if ["batt", "btemp", "bat"].iter().any(|w| l.contains(w)) {
-        (45.0, "battery")
-    } else if l.contains("memory") || l.contains("hbm") {
-        (95.0, "memory")
-    } else {
-        (90.0, "die")
-    })
+    Some(
+        if [
+            "skin", "xo-therm", "quiet", "mtktsap", "case", "surface", "shell", "back",
+        ]
+        .iter()
+        .any(|w| l.contains(w))
+        {
+            (45.0, "skin")
+        } else if ["batt", "btemp", "bat"].iter().any(|w| l.contains(w)) {
+            (45.0, "battery")
+        } else if l.contains("memory") || l.contains("hbm") {
+            (95.0, "memory")
+        } else {
+            (90.0, "die")
+        },
+    )
 }
 
 struct SensorAtOnset<'a> {
@@ -102,15 +109,26 @@ fn sensors_at<'a>(ctx: &'a Ctx, d: &Domain, cap: &Cap) -> Vec<SensorAtOnset<'a>>
     let start = cap.busy[0];
     let lag = ctx.cells(60.0).min(ctx.grid.n / 4);
     // Both series over busy cells only, so idle periods do not drive the correlation.
-    let neg_freq: Vec<f64> = (0..ctx.grid.n).map(|k| if ctx.busy[k] { -d.values[k] } else { f64::NAN }).collect();
+    let neg_freq: Vec<f64> = (0..ctx.grid.n)
+        .map(|k| if ctx.busy[k] { -d.values[k] } else { f64::NAN })
+        .collect();
     ctx.temps
         .iter()
         .filter_map(|t| {
             let (limit, _) = threshold(&t.name)?;
             let at_onset = window_mean(&t.values, cap.onset.saturating_sub(w), cap.onset + 1)?;
             let at_start = window_mean(&t.values, start, start + w)?;
-            let temp: Vec<f64> = (0..ctx.grid.n).map(|k| if ctx.busy[k] { t.values[k] } else { f64::NAN }).collect();
-            Some(SensorAtOnset { track: t, at_onset, rise: at_onset - at_start, headroom: limit - at_onset, limit, lead: best_lag(&temp, &neg_freq, lag) })
+            let temp: Vec<f64> = (0..ctx.grid.n)
+                .map(|k| if ctx.busy[k] { t.values[k] } else { f64::NAN })
+                .collect();
+            Some(SensorAtOnset {
+                track: t,
+                at_onset,
+                rise: at_onset - at_start,
+                headroom: limit - at_onset,
+                limit,
+                lead: best_lag(&temp, &neg_freq, lag),
+            })
         })
         .collect()
 }
@@ -121,7 +139,12 @@ fn flag_share(ctx: &Ctx, cap: &Cap, thermal: bool) -> Option<(f64, String)> {
         .iter()
         .filter(|f| flag_is_thermal(&f.name) == Some(thermal))
         .filter_map(|f| {
-            let cells: Vec<usize> = cap.busy.iter().copied().filter(|&k| k >= cap.onset && k <= cap.end).collect();
+            let cells: Vec<usize> = cap
+                .busy
+                .iter()
+                .copied()
+                .filter(|&k| k >= cap.onset && k <= cap.end)
+                .collect();
             let on = cells.iter().filter(|&&k| f.values[k] >= 0.5).count();
             (on > 0).then(|| (on as f64 / cells.len().max(1) as f64, f.name.clone()))
         })
@@ -130,12 +153,21 @@ fn flag_share(ctx: &Ctx, cap: &Cap, thermal: bool) -> Option<(f64, String)> {
 
 /// Power sits flat near its peak while capped: (median mW, peak mW, rail).
 fn power_ceiling(ctx: &Ctx, cap: &Cap) -> Option<(f64, f64, String)> {
-    let limit = ctx.powers.iter().find(|p| p.name.to_lowercase().contains("limit"));
+    let limit = ctx
+        .powers
+        .iter()
+        .find(|p| p.name.to_lowercase().contains("limit"));
     ctx.powers
         .iter()
         .filter(|p| !p.name.to_lowercase().contains("limit"))
         .filter_map(|p| {
-            let capped: Vec<f64> = cap.busy.iter().filter(|&&k| k >= cap.onset && k <= cap.end).map(|&k| p.values[k]).filter(|v| v.is_finite()).collect();
+            let capped: Vec<f64> = cap
+                .busy
+                .iter()
+                .filter(|&&k| k >= cap.onset && k <= cap.end)
+                .map(|&k| p.values[k])
+                .filter(|v| v.is_finite())
+                .collect();
             if capped.len() < 5 {
                 return None;
             }
@@ -153,10 +185,14 @@ fn power_ceiling(ctx: &Ctx, cap: &Cap) -> Option<(f64, f64, String)> {
 }
 
 pub fn rule(ev: &Evidence) -> Vec<Finding> {
-    let Some(ctx) = super::Ctx::new(ev) else { return Vec::new() };
+    let Some(ctx) = super::Ctx::new(ev) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     for d in &ctx.domains {
-        let Some(cap) = find_cap(&ctx, d) else { continue };
+        let Some(cap) = find_cap(&ctx, d) else {
+            continue;
+        };
         out.push(classify(&ctx, d, &cap));
     }
     out
@@ -169,7 +205,9 @@ fn classify(ctx: &Ctx, d: &Domain, cap: &Cap) -> Finding {
     let thermal_flag = flag_share(ctx, cap, true);
     let power_flag = flag_share(ctx, cap, false);
     // The governing sensor: the one closest to its throttle point at onset.
-    let governing = sensors.iter().min_by(|a, b| a.headroom.total_cmp(&b.headroom));
+    let governing = sensors
+        .iter()
+        .min_by(|a, b| a.headroom.total_cmp(&b.headroom));
     let near = governing.filter(|s| s.headroom <= 10.0 && (s.rise >= 2.0 || s.headroom <= 0.0));
     let leading = sensors
         .iter()
@@ -177,7 +215,9 @@ fn classify(ctx: &Ctx, d: &Domain, cap: &Cap) -> Finding {
         .max_by(|a, b| a.rise.total_cmp(&b.rise));
     let cool = !sensors.is_empty() && sensors.iter().all(|s| s.headroom >= 15.0);
     let ceiling = power_ceiling(ctx, cap);
-    let thermal_evidence = near.or(leading).filter(|_| !cap.from_start || near.is_some());
+    let thermal_evidence = near
+        .or(leading)
+        .filter(|_| !cap.from_start || near.is_some());
 
     let id = match (&thermal_flag, &power_flag) {
         (Some(t), Some(p)) if t.0 >= p.0 => "thermal.wall",
@@ -206,11 +246,27 @@ fn classify(ctx: &Ctx, d: &Domain, cap: &Cap) -> Finding {
         params.push(("temp_c", num(s.at_onset, 1)));
         params.push(("limit_c", num(s.limit, 0)));
         params.push(("rise_c", num(s.rise, 1)));
-        let max_t = s.track.values.iter().copied().filter(|v| v.is_finite()).fold(f64::MIN, f64::max);
+        let max_t = s
+            .track
+            .values
+            .iter()
+            .copied()
+            .filter(|v| v.is_finite())
+            .fold(f64::MIN, f64::max);
         params.push(("max_c", num(max_t, 1)));
-        params.push(("lag_s", s.lead.map_or_else(|| "?".into(), |(l, _)| num(l as f64 * ctx.grid.dt, 0))));
+        params.push((
+            "lag_s",
+            s.lead
+                .map_or_else(|| "?".into(), |(l, _)| num(l as f64 * ctx.grid.dt, 0)),
+        ));
     }
-    let mut quote = format!("{}: {} → {} MHz at t={} s", d.name, num(peak, 0), num(cap.capped_mean, 0), num(t_onset, 0));
+    let mut quote = format!(
+        "{}: {} → {} MHz at t={} s",
+        d.name,
+        num(peak, 0),
+        num(cap.capped_mean, 0),
+        num(t_onset, 0)
+    );
     if let Some(s) = sensor_of {
         quote.push_str(&format!("; {} {} °C", s.track.name, num(s.at_onset, 1)));
     }
@@ -218,7 +274,9 @@ fn classify(ctx: &Ctx, d: &Domain, cap: &Cap) -> Finding {
         "power.wall" => {
             let basis = match (&power_flag, &ceiling) {
                 (Some((share, name)), _) => format!("{name} {}%", pct(*share)),
-                (None, Some((med, ceil, rail))) => format!("{rail} {} W / {} W", num(med / 1e3, 1), num(ceil / 1e3, 1)),
+                (None, Some((med, ceil, rail))) => {
+                    format!("{rail} {} W / {} W", num(med / 1e3, 1), num(ceil / 1e3, 1))
+                }
                 (None, None) => "@telemetry.basis.from-start".into(),
             };
             if let Some((med, _, rail)) = &ceiling {
@@ -230,7 +288,15 @@ fn classify(ctx: &Ctx, d: &Domain, cap: &Cap) -> Finding {
             if let Some((share, name)) = &thermal_flag {
                 params.push(("flag", format!("{name} {}%", pct(*share))));
             }
-            params.push(("deepens", if cap.deepens { "@telemetry.deepens.yes" } else { "@telemetry.deepens.no" }.into()));
+            params.push((
+                "deepens",
+                if cap.deepens {
+                    "@telemetry.deepens.yes"
+                } else {
+                    "@telemetry.deepens.no"
+                }
+                .into(),
+            ));
         }
         _ => {
             let missing = if sensors.is_empty() {
@@ -249,10 +315,19 @@ fn classify(ctx: &Ctx, d: &Domain, cap: &Cap) -> Finding {
     }
     Finding {
         id,
-        severity: if id == "throttle.undetermined" { Severity::Info } else { Severity::Warning },
+        severity: if id == "throttle.undetermined" {
+            Severity::Info
+        } else {
+            Severity::Warning
+        },
         params,
         count: None,
-        evidence: vec![EvidenceRef { input: d.input, lines: None, time_s: Some((t_onset, t_end)), quote: Some(quote) }],
+        evidence: vec![EvidenceRef {
+            input: d.input,
+            lines: None,
+            time_s: Some((t_onset, t_end)),
+            quote: Some(quote),
+        }],
         lines: Vec::new(),
         lines_truncated: false,
     }

@@ -168,6 +168,30 @@ fn has_any(s: &str, words: &[&str]) -> bool {
     words.iter().any(|w| s.contains(w))
 }
 
+/// `time`, `timestamp`, `time_s`, `epoch_ms`, `elapsed`, `TimeSec`, `Num` (PerfDog's row
+/// counter), ... after non-alphanumerics are removed.
+fn is_time_name(compact: &str) -> bool {
+    const STEMS: &[&str] = &[
+        "time",
+        "timestamp",
+        "datetime",
+        "localtime",
+        "elapsed",
+        "elapsedtime",
+        "epoch",
+        "unixtime",
+        "uptime",
+        "timeofdayseconds",
+    ];
+    const TAILS: &[&str] = &["", "s", "sec", "secs", "seconds", "ms", "us", "ns", "utc"];
+    matches!(compact, "t" | "ts" | "sec" | "seconds" | "num")
+        || STEMS.iter().any(|stem| {
+            compact
+                .strip_prefix(stem)
+                .is_some_and(|tail| TAILS.contains(&tail))
+        })
+}
+
 /// Classifies one header cell. The first time-like column is chosen by the caller.
 pub fn classify(header: &str) -> (Kind, Scale) {
     let raw = header.trim().trim_matches('"').trim();
@@ -187,31 +211,11 @@ pub fn classify(header: &str) -> (Kind, Scale) {
         .filter(|c| c.is_alphanumeric() || *c == '/' || *c == '%')
         .collect();
 
-    if family == Some(Family::TimeUnit)
-        || matches!(
-            compact.as_str(),
-            "time"
-                | "timestamp"
-                | "datetime"
-                | "timesec"
-                | "localtime"
-                | "elapsed"
-                | "elapsedtime"
-                | "sec"
-                | "seconds"
-                | "t"
-                | "ts"
-                | "epoch"
-                | "unixtime"
-                | "timeofdayseconds"
-                | "time_of_day_seconds"
-                | "num"
-                | "uptime"
-        )
-        || lname == "date time"
-    {
+    if family == Some(Family::TimeUnit) || is_time_name(&compact) || lname == "date time" {
         // `Time [ms]` and friends are time only when the name says time.
-        if family != Some(Family::TimeUnit) || has_any(&lname, &["time", "sec", "elapsed", "ts"]) {
+        if family != Some(Family::TimeUnit)
+            || has_any(&lname, &["time", "sec", "elapsed", "ts", "epoch"])
+        {
             return (Kind::Time, Scale::Known(1.0));
         }
     }
