@@ -146,7 +146,8 @@ pub fn sniff(head: &[u8]) -> Sniffed {
     if framework.is_none() && crate::ingest::telemetry::text::looks_like(&lines) {
         return Sniffed::of(InputKind::Telemetry, None);
     }
-    if framework.is_none() && is_csv(&lines) {
+    if framework.is_none() && (crate::ingest::telemetry::csv::looks_like(&lines) || is_csv(&lines))
+    {
         return Sniffed::of(InputKind::Csv, None);
     }
     Sniffed::of(InputKind::Log, framework)

@@ -8,7 +8,7 @@
 //! the LLM confound applies: per-token cost grows with context even at a fixed clock).
 
 use super::stats::{median, trend};
-use super::{num, Ctx};
+use super::{num, signed, Ctx};
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
 
@@ -90,16 +90,4 @@ fn find(ctx: &Ctx) -> Option<Finding> {
         lines: Vec::new(),
         lines_truncated: false,
     })
-}
-
-/// `+3.5`, `−12`, `0`.
-fn signed(v: f64, digits: usize) -> String {
-    let n = num(v.abs(), digits);
-    if n == "0" {
-        n
-    } else if v < 0.0 {
-        format!("−{n}")
-    } else {
-        format!("+{n}")
-    }
 }

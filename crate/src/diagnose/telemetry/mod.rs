@@ -339,6 +339,18 @@ pub fn num(v: f64, digits: usize) -> String {
     }
 }
 
+/// `+3.5`, `−12`, `0`: a change with its sign.
+pub fn signed(v: f64, digits: usize) -> String {
+    let n = num(v.abs(), digits);
+    if n == "0" {
+        n
+    } else if v < 0.0 {
+        format!("−{n}")
+    } else {
+        format!("+{n}")
+    }
+}
+
 /// Mean of `values` over cells `a..b` (clamped).
 pub fn window_mean(values: &[f64], a: usize, b: usize) -> Option<f64> {
     let b = b.min(values.len());

@@ -12,7 +12,7 @@
 //! - otherwise undetermined, naming what is missing.
 
 use super::stats::{self, best_lag, change_points};
-use super::{flag_is_thermal, num, window_mean, Ctx, Domain, Track, CAP_RATIO};
+use super::{flag_is_thermal, num, signed, window_mean, Ctx, Domain, Track, CAP_RATIO};
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
 
@@ -245,7 +245,7 @@ fn classify(ctx: &Ctx, d: &Domain, cap: &Cap) -> Finding {
         params.push(("sensor", s.track.name.clone()));
         params.push(("temp_c", num(s.at_onset, 1)));
         params.push(("limit_c", num(s.limit, 0)));
-        params.push(("rise_c", num(s.rise, 1)));
+        params.push(("rise_c", signed(s.rise, 1)));
         let max_t = s
             .track
             .values

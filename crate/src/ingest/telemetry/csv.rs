@@ -522,6 +522,33 @@ fn is_time_column(lines: &[&str], header_idx: usize, col: usize, delim: Delim) -
         .any(|c| time::parse(&c, NumericHint::Unknown).is_some())
 }
 
+/// Whether raw lines look like a delimited telemetry export: a header (after any preamble) whose
+/// columns are mostly time and known quantities, followed by numeric rows. Used by the sniffer
+/// for exports that its generic CSV check misses (preambles, turbostat's interleaved lines).
+pub fn looks_like(lines: &[&str]) -> bool {
+    let content: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| !l.trim().is_empty())
+        .take(HEAD_LINES)
+        .collect();
+    let Some(layout) = detect_layout(&content) else {
+        return false;
+    };
+    let named = layout
+        .columns
+        .iter()
+        .filter(|c| !matches!(c.kind, Kind::Skip))
+        .count();
+    let known = layout
+        .columns
+        .iter()
+        .filter(|c| !matches!(c.kind, Kind::Skip | Kind::Other { .. }))
+        .count();
+    let has_time = layout.columns.iter().any(|c| c.kind == Kind::Time);
+    named >= 2 && known * 2 >= named && (has_time || layout.turbostat || known >= 3)
+}
+
 impl LineParser for CsvParser {
     fn line(&mut self, line: Line<'_>, ev: &mut Evidence) {
         if self.layout.is_none() {

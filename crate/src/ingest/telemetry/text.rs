@@ -147,8 +147,9 @@ impl TextTelemetryParser {
         }
         for c in p.tegra_temp.captures_iter(line) {
             if let Ok(v) = c[2].parse::<f64>() {
-                // Jetson prints -256 (or 107) for sensors that are not fitted.
-                if v > -100.0 {
+                // Jetson prints -256 for sensors that are not fitted, and PMIC@100C is a constant
+                // placeholder on every board seen, not a reading.
+                if v > -100.0 && !(c[1].eq_ignore_ascii_case("PMIC") && v == 100.0) {
                     self.sink.push(
                         Quantity::Temperature {
                             sensor: c[1].to_string(),

@@ -318,7 +318,10 @@ pub fn classify(header: &str) -> (Kind, Scale) {
     if family == Some(Family::Voltage) || has_any(&lname, &["volt", "vbat", "vcore"]) {
         return (Kind::Voltage { rail: name }, scale);
     }
-    if has_any(&lname, &["util", "usage", "load", "busy"]) || family == Some(Family::Percent) {
+    // Percent columns are load only when they say so: HWiNFO's disk "Read Activity [%]" is not.
+    if has_any(&lname, &["util", "usage", "load", "busy", "residency"])
+        || (family == Some(Family::Percent) && has_any(&lname, &["cpu", "gpu", "npu", "core"]))
+    {
         let cpu = if lname.contains("gpu") {
             None
         } else {
@@ -531,6 +534,19 @@ mod tests {
             })
         );
         assert_eq!(q("tok/s"), Some(Quantity::TokensPerSecond));
+        assert_eq!(
+            q("TotalCPU[%]"),
+            Some(Quantity::Utilization {
+                name: "TotalCPU".into()
+            })
+        );
+        assert_eq!(
+            q("Read Activity [%]"),
+            Some(Quantity::Other {
+                name: "Read Activity".into(),
+                unit: "%".into()
+            })
+        );
         assert_eq!(classify("Time  [ms]").0, Kind::Time);
         assert_eq!(classify("timestamp").0, Kind::Time);
         assert_eq!(classify("Date").0, Kind::Date);
