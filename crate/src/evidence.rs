@@ -248,6 +248,9 @@ pub struct Series {
 /// [`SeriesBuilder`]); a 24 h run at 1 Hz keeps about 4 s resolution with its peaks.
 pub const SERIES_POINT_BUDGET: usize = 16_384;
 
+/// A bucket being filled: its minimum point, maximum point and sample count.
+type OpenBucket = ((f64, f64), (f64, f64), usize);
+
 /// Collects the points of one series within [`SERIES_POINT_BUDGET`], keeping each bucket's
 /// minimum and maximum (in time order) so that peaks and dips survive downsampling.
 #[derive(Debug, Clone)]
@@ -257,7 +260,7 @@ pub struct SeriesBuilder {
     per_bucket: usize,
     kept: Vec<(f64, f64)>,
     /// The bucket being filled: (min point, max point, samples in it).
-    open: Option<((f64, f64), (f64, f64), usize)>,
+    open: Option<OpenBucket>,
     last_t: f64,
 }
 

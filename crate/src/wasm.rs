@@ -2,8 +2,12 @@
 //! File through `Analysis` in slices and renders the report JSON.
 
 use crate::catalogue::Lang;
+use crate::chart::{self, ChartSpec, View};
 use crate::session::Session;
+use plotters::prelude::IntoDrawingArea;
+use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
+use web_sys::HtmlCanvasElement;
 
 #[wasm_bindgen]
 pub struct Analysis {
@@ -48,4 +52,51 @@ impl Default for Analysis {
 #[wasm_bindgen]
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
+}
+
+/// A chart (the spec of `crate::chart`, as JSON) that the page redraws on each zoom or pan
+/// frame. The spec is parsed once; a frame only reduces the visible window and draws it.
+#[wasm_bindgen]
+pub struct Chart {
+    spec: ChartSpec,
+    full: View,
+}
+
+#[wasm_bindgen]
+impl Chart {
+    #[wasm_bindgen(constructor)]
+    pub fn new(spec_json: &str) -> Result<Chart, JsError> {
+        let spec: ChartSpec =
+            serde_json::from_str(spec_json).map_err(|e| JsError::new(&e.to_string()))?;
+        let full = View::of(&spec);
+        Ok(Chart { spec, full })
+    }
+
+    /// The time extent of all lines: `[t0, t1]`.
+    pub fn extent(&self) -> Vec<f64> {
+        vec![self.full.x0, self.full.x1]
+    }
+
+    /// The plot area's horizontal pixel range on a canvas `width` device pixels wide.
+    pub fn plot_x_range(&self, width: f64, scale: f64) -> Vec<f64> {
+        let (a, b) = chart::plot_x_range(width, scale);
+        vec![a, b]
+    }
+
+    /// Draws the window `x0..x1` onto `canvas` (sized in device pixels; `scale` is the device
+    /// pixel ratio). Returns the number of points drawn.
+    pub fn draw(
+        &self,
+        canvas: HtmlCanvasElement,
+        x0: f64,
+        x1: f64,
+        scale: f64,
+    ) -> Result<u32, JsError> {
+        let backend = CanvasBackend::with_canvas_object(canvas)
+            .ok_or_else(|| JsError::new("no 2d context"))?;
+        let root = backend.into_drawing_area();
+        let stats = chart::draw(&root, &self.spec, View { x0, x1 }, scale, true)
+            .map_err(|e| JsError::new(&e))?;
+        Ok(stats.points_drawn as u32)
+    }
 }

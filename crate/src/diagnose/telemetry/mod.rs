@@ -193,17 +193,17 @@ impl Ctx {
         let (mut tokens, mut charging, mut battery) = (None, None, None);
         for s in &ev.series {
             match &s.quantity {
-                Quantity::CpuFreq { cpu } => {
-                    // Several sources can report the same CPU (a CSV and a trace): keep the first.
-                    if !cpu_tracks.iter().any(|c| c.0 == s.input && c.1 == *cpu) {
-                        let v = resample(s, &grid, origin);
-                        let peak = v
-                            .iter()
-                            .copied()
-                            .filter(|x| x.is_finite())
-                            .fold(0.0, f64::max);
-                        cpu_tracks.push((s.input, *cpu, v, peak));
-                    }
+                // Several sources can report the same CPU (a CSV and a trace): keep the first.
+                Quantity::CpuFreq { cpu }
+                    if !cpu_tracks.iter().any(|c| c.0 == s.input && c.1 == *cpu) =>
+                {
+                    let v = resample(s, &grid, origin);
+                    let peak = v
+                        .iter()
+                        .copied()
+                        .filter(|x| x.is_finite())
+                        .fold(0.0, f64::max);
+                    cpu_tracks.push((s.input, *cpu, v, peak));
                 }
                 Quantity::ClockFreq { name } if !is_memory_clock(name) => {
                     let values = resample(s, &grid, origin);
@@ -239,7 +239,7 @@ impl Ctx {
             }
         }
         // CPU clusters: CPUs of one input whose peak clocks agree within 3 %.
-        cpu_tracks.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        cpu_tracks.sort_by_key(|c| (c.0, c.1));
         let mut clusters: Vec<Vec<usize>> = Vec::new();
         for (i, c) in cpu_tracks.iter().enumerate() {
             match clusters.iter_mut().find(|cl| {

@@ -122,7 +122,7 @@ pub fn best_lag(lead: &[f64], follow: &[f64], max: usize) -> Option<(i64, f64)> 
             (&lead[l..n], &follow[..n - l])
         };
         if let Some(r) = correlation(a, b) {
-            if best.is_none_or(|(_, br)| r > br + 1e-9) {
+            if best.map_or(true, |(_, br)| r > br + 1e-9) {
                 best = Some((lag, r));
             }
         }

@@ -485,11 +485,11 @@ fn detect_layout(lines: &[&str]) -> Option<Layout> {
     // Each value column belongs to the nearest time column on its left, else the first one.
     let first_time = columns.iter().position(|c| c.kind == Kind::Time);
     let mut nearest = first_time;
-    for i in 0..columns.len() {
-        if columns[i].kind == Kind::Time {
+    for (i, c) in columns.iter_mut().enumerate() {
+        if c.kind == Kind::Time {
             nearest = Some(i);
         }
-        columns[i].time_col = nearest.or(first_time);
+        c.time_col = nearest.or(first_time);
     }
     // Trepn numbers CPUs from 1: no CPU 0 column, but a CPU 1.
     let cpus: Vec<u32> = columns

@@ -532,9 +532,9 @@ impl LineParser for TextTelemetryParser {
             return;
         }
         // dumpsys thermalservice
-        if trimmed.starts_with("Thermal Status:") {
+        if let Some(status) = trimmed.strip_prefix("Thermal Status:") {
             self.clock.next_sample(None);
-            if let Ok(s) = trimmed["Thermal Status:".len()..].trim().parse::<f64>() {
+            if let Ok(s) = status.trim().parse::<f64>() {
                 let t = self.clock.at("thermal status");
                 self.sink.push(
                     Quantity::ThrottleFlag {
