@@ -1,6 +1,7 @@
 // The page: reads dropped, picked or pasted files in slices, streams them into the wasm core,
 // and renders the report. Every string from a file is set as text, never as HTML.
 import init, { Analysis } from './pkg/tokscope.js';
+import { renderTelemetry } from './telemetry.js';
 
 const SLICE_BYTES = 4 * 1024 * 1024;
 const EXAMPLE = 'samples/device-b-llama-android.logcat.txt';
@@ -78,6 +79,7 @@ export function renderReport(report) {
   $('#results').hidden = false;
   renderInputs(report.inputs);
   renderFindings(report.findings);
+  renderTelemetry(report, t);
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -110,6 +112,7 @@ function renderInputs(inputs) {
 }
 
 function where(e) {
+  if (e.t_start_s != null) return `${e.input} · t=${e.t_start_s}–${e.t_end_s} s`;
   if (e.line_start == null) return e.input;
   const range = e.line_end != null && e.line_end !== e.line_start ? `${e.line_start}-${e.line_end}` : `${e.line_start}`;
   return `${e.input}:${range}`;
@@ -130,6 +133,8 @@ function renderFindings(findings) {
         const li = el('li', { 'data-input': e.input }, el('span', { class: 'where' }, where(e)), e.quote ?? '');
         if (e.line_start != null) li.setAttribute('data-line-start', String(e.line_start));
         if (e.line_end != null) li.setAttribute('data-line-end', String(e.line_end));
+        if (e.t_start_s != null) li.setAttribute('data-t-start', String(e.t_start_s));
+        if (e.t_end_s != null) li.setAttribute('data-t-end', String(e.t_end_s));
         ul.append(li);
       }
       article.append(el('h4', {}, t('ui.evidence')), ul);
@@ -152,6 +157,7 @@ function clearAll() {
   $('#results').hidden = true;
   $('#inputs').replaceChildren();
   $('#findings').replaceChildren();
+  renderTelemetry({ series: [], findings: [], inputs: [] }, t);
   setStatus(t('ui.status.ready'));
 }
 
