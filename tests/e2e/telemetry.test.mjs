@@ -73,15 +73,17 @@ test('a telemetry CSV and its log show stacked charts and a shaded thermal.wall'
   assert.ok(share(probe.before) < 0.05, `shaded share before ${share(probe.before)}`);
 
   // Zoom with the wheel over the chart: the view narrows; drag pans; every frame is timed.
+  await canvas.scrollIntoViewIfNeeded();
   const box = await canvas.boundingBox();
   const viewOf = async () => (await canvas.getAttribute('data-view')).split(',').map(Number);
+  const fullAttr = await canvas.getAttribute('data-view');
   const full = await viewOf();
   await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5);
   for (let i = 0; i < 20; i += 1) {
     await page.mouse.wheel(0, -120);
     await page.waitForTimeout(20);
   }
-  await page.waitForFunction((before) => document.querySelector('#telemetry-chart').dataset.view !== before, full.join(','));
+  await page.waitForFunction((before) => document.querySelector('#telemetry-chart').dataset.view !== before, fullAttr);
   const zoomed = await viewOf();
   assert.ok(zoomed[1] - zoomed[0] < (full[1] - full[0]) / 2, `zoomed ${zoomed} of ${full}`);
   await page.mouse.down();

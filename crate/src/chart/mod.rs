@@ -271,36 +271,49 @@ pub fn draw<DB: DrawingBackend>(
         for (k, pts) in lines.into_iter().enumerate() {
             let color = PALETTE[k % PALETTE.len()];
             stats.points_drawn += pts.len();
-            let series = chart
+            chart
                 .draw_series(LineSeries::new(
                     pts,
                     color.stroke_width((1.5 * scale).max(1.0) as u32),
                 ))
                 .map_err(err)?;
-            if labels {
-                let label = panel.lines.get(k).map_or("", |l| l.label.as_str());
-                series.label(label).legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 14, y)], color.stroke_width(2))
-                });
-            }
         }
         if labels {
-            let title_y = 3.0 * scale;
-            area.draw_text(
-                &panel.title,
-                &font(12.0).color(&BLACK),
-                ((left as f64) as i32, title_y as i32),
-            )
-            .map_err(err)?;
-            if panel.lines.len() > 1 || !panel.lines.iter().all(|l| l.label.is_empty()) {
-                chart
-                    .configure_series_labels()
-                    .position(SeriesLabelPosition::UpperRight)
-                    .background_style(WHITE.mix(0.8))
-                    .border_style(RGBColor(200, 200, 200))
-                    .label_font(font(10.0))
-                    .draw()
+            // Title, then a one-row legend beside it. Drawn by hand: plotters' own legend
+            // measures text through the font layer, which in a browser means a DOM span per
+            // label and an inline style the page's CSP forbids.
+            let title_font = font(12.0).color(&BLACK);
+            let y = (3.0 * scale) as i32;
+            area.draw_text(&panel.title, &title_font, (left as i32, y))
+                .map_err(err)?;
+            let (tw, _) = area
+                .estimate_text_size(&panel.title, &title_font)
+                .map_err(err)?;
+            let mut x = left as i32 + tw as i32 + (16.0 * scale) as i32;
+            let label_font = font(10.5);
+            let mid = y + (7.0 * scale) as i32;
+            for (k, l) in panel
+                .lines
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| !l.label.is_empty())
+            {
+                let color = PALETTE[k % PALETTE.len()];
+                let seg = (14.0 * scale) as i32;
+                area.draw(&PathElement::new(
+                    vec![(x, mid), (x + seg, mid)],
+                    color.stroke_width((2.0 * scale) as u32),
+                ))
+                .map_err(err)?;
+                x += seg + (4.0 * scale) as i32;
+                let style = label_font.color(&RGBColor(60, 60, 60));
+                area.draw_text(&l.label, &style, (x, y + (1.0 * scale) as i32))
                     .map_err(err)?;
+                let (lw, _) = area.estimate_text_size(&l.label, &style).map_err(err)?;
+                x += lw as i32 + (12.0 * scale) as i32;
+                if x > w as i32 - right as i32 {
+                    break;
+                }
             }
             if i == 0 {
                 for s in &spec.shades {
