@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 pub const LEFT_PX: f64 = 64.0;
 pub const RIGHT_PX: f64 = 12.0;
 /// Height of the shared time axis under the last panel.
-pub const AXIS_PX: f64 = 28.0;
+pub const AXIS_PX: f64 = 40.0;
 /// Height of each panel's title row.
 pub const TITLE_PX: f64 = 18.0;
 
@@ -223,8 +223,14 @@ pub fn draw<DB: DrawingBackend>(
     let mut rest = root.clone();
     for (i, panel) in spec.panels.iter().enumerate() {
         let last = i + 1 == spec.panels.len();
-        let (area, below) = rest.split_vertically(if last { h } else { panel_h });
-        rest = below;
+        // The last panel takes what is left, with the shared time axis under it.
+        let area = if last {
+            rest.clone()
+        } else {
+            let (area, below) = rest.split_vertically(panel_h);
+            rest = below;
+            area
+        };
         let lines: Vec<Vec<(f64, f64)>> = panel
             .lines
             .iter()
@@ -241,7 +247,8 @@ pub fn draw<DB: DrawingBackend>(
             .build_cartesian_2d(view.x0..view.x1, y0..y1)
             .map_err(err)?;
         let mut mesh = chart.configure_mesh();
-        mesh.light_line_style(RGBColor(236, 236, 236))
+        mesh.max_light_lines(2)
+            .light_line_style(RGBColor(240, 240, 240))
             .bold_line_style(RGBColor(215, 215, 215));
         if labels {
             mesh.x_labels(if last { 8 } else { 0 })
@@ -445,6 +452,15 @@ mod tests {
             })
             .count();
         assert!(tinted > 20, "{tinted}");
+        // The shared time axis under the last panel is not part of any plot (no shade there).
+        let axis_row = h - (AXIS_PX as u32) / 2;
+        assert!(
+            !{
+                let p = px(x_in, axis_row);
+                p[0] > 240 && p[2] < 225
+            },
+            "shade spills into the axis"
+        );
         // Empty and degenerate specs draw without error.
         let empty = ChartSpec::default();
         assert!(draw_bitmap(&empty, View::of(&empty), w, h, &mut buf).is_ok());
