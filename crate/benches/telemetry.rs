@@ -24,16 +24,22 @@ fn main() {
         data.len() as f64 / 1e6,
         cells / 1e6
     );
-    let mut best = f64::INFINITY;
+    let mut best = (f64::INFINITY, f64::INFINITY);
     let mut report = None;
     for _ in 0..3 {
         let start = Instant::now();
         let mut s = Session::new();
         s.add("bench-24h.csv", &data);
+        let parsed = start.elapsed().as_secs_f64();
         let r = s.report(Lang::En);
-        best = best.min(start.elapsed().as_secs_f64());
+        let total = start.elapsed().as_secs_f64();
+        if total < best.0 + best.1 {
+            best = (parsed, total - parsed);
+        }
         report = Some(r);
     }
+    println!("parse: {:.3} s; analyze + report: {:.3} s", best.0, best.1);
+    let best = best.0 + best.1;
     let report = report.expect("ran");
     println!(
         "parse+analyze (best of 3): {:.3} s, {:.0} MB/s, {:.1} M cells/s; {} series, findings: {:?}",

@@ -81,6 +81,8 @@ struct Column {
     time_col: Option<usize>,
     /// (row key, sink slot); one entry unless rows carry a key.
     slots: Vec<(String, usize)>,
+    /// Holds values (not time, date, row key or an ignored column).
+    is_value: bool,
 }
 
 #[derive(Debug)]
@@ -91,6 +93,8 @@ struct Layout {
     date_col: Option<usize>,
     key_col: Option<usize>,
     time_hints: Vec<NumericHint>,
+    /// Indices of the time columns.
+    time_cols: Vec<usize>,
     cpu_base: u32,
     turbostat: bool,
 }
@@ -211,11 +215,8 @@ impl CsvParser {
         // Times of this row, per time column.
         let mut times: Vec<Option<f64>> = vec![None; ncols];
         let mut any_time = false;
-        let has_time_col = layout.columns.iter().any(|c| c.kind == Kind::Time);
-        for (i, col) in layout.columns.iter().enumerate() {
-            if col.kind != Kind::Time {
-                continue;
-            }
+        let has_time_col = !layout.time_cols.is_empty();
+        for &i in &layout.time_cols {
             let raw = cell(i);
             let stamp = match layout.date_col {
                 Some(d) if !raw.contains(['-', '/']) => {
@@ -264,10 +265,7 @@ impl CsvParser {
             _ => None,
         };
         for (i, col) in layout.columns.iter_mut().enumerate() {
-            if matches!(
-                col.kind,
-                Kind::Time | Kind::Date | Kind::RowKey | Kind::Skip
-            ) {
+            if !col.is_value {
                 continue;
             }
             let t = match col.time_col {
@@ -302,8 +300,18 @@ impl CsvParser {
             };
             // turbostat: per-CPU rows become per-CPU series; the "-" row is the summary.
             let row_key = key.as_deref().unwrap_or("");
-            let slot = match col.slots.iter().find(|(k, _)| k == row_key) {
-                Some(&(_, s)) => s,
+            // Without a row key every column has one series: skip the lookup on the hot path.
+            let cached = match (&key, col.slots.first()) {
+                (None, Some(&(_, s))) => Some(s),
+                _ => None,
+            };
+            let slot = match cached.or_else(|| {
+                col.slots
+                    .iter()
+                    .find(|(k, _)| k == row_key)
+                    .map(|&(_, s)| s)
+            }) {
+                Some(s) => s,
                 None => {
                     let mut kind = col.kind.clone();
                     let mut source = col.source.clone();
@@ -474,12 +482,14 @@ fn detect_layout(lines: &[&str]) -> Option<Layout> {
         } else {
             base
         };
+        let is_value = !matches!(kind, Kind::Time | Kind::Date | Kind::RowKey | Kind::Skip);
         columns.push(Column {
             kind,
             scale,
             source,
             time_col: None,
             slots: Vec::new(),
+            is_value,
         });
     }
     // Each value column belongs to the nearest time column on its left, else the first one.
@@ -500,9 +510,16 @@ fn detect_layout(lines: &[&str]) -> Option<Layout> {
         })
         .collect();
     let cpu_base = u32::from(!cpus.is_empty() && !cpus.contains(&0) && cpus.contains(&1));
+    let time_cols = columns
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.kind == Kind::Time)
+        .map(|(i, _)| i)
+        .collect();
     Some(Layout {
         delim,
         header,
+        time_cols,
         columns,
         date_col,
         key_col,
