@@ -56,10 +56,14 @@ fn main() {
             .series
             .iter()
             .filter(|s| {
-                serde_json::to_value(&s.quantity)
-                    .ok()
-                    .and_then(|v| v["quantity"].as_str().map(|x| x == q))
-                    .unwrap_or(false)
+                use tokscope::evidence::Quantity::*;
+                matches!(
+                    (&s.quantity, q),
+                    (CpuFreq { .. }, "cpu-freq")
+                        | (Temperature { .. }, "temperature")
+                        | (Power { .. }, "power")
+                        | (TokensPerSecond, "tokens-per-second")
+                )
             })
             .take(8)
             .map(|s| LineSpec {

@@ -40,7 +40,9 @@ pub fn find_cap(ctx: &Ctx, d: &Domain) -> Option<Cap> {
         return None;
     }
     let x: Vec<f64> = busy.iter().map(|&k| d.values[k]).collect();
-    let min_len = (x.len() / 50).max(3);
+    // Segments of at least ~30 s (three cells on coarse grids): a cap that starts two minutes
+    // into a day-long run must not be merged into the first segment.
+    let min_len = ctx.cells(30.0).max(3);
     let mut bounds = vec![0];
     bounds.extend(change_points(&x, min_len));
     bounds.push(x.len());
@@ -57,13 +59,18 @@ pub fn find_cap(ctx: &Ctx, d: &Domain) -> Option<Cap> {
     if capped_len * 5 < x.len() && last.2 >= limit {
         return None;
     }
-    let end_idx = after.last().map_or(segs[first].1, |s| s.1) - 1;
+    // The onset is the first capped cell of that segment (a segment can start a little early).
+    let (s0, s1, onset_mean) = segs[first];
+    let onset_idx = (s0..s1).find(|&i| x[i] < limit).unwrap_or(s0);
+    let end_idx = after.last().map_or(s1, |s| s.1) - 1;
     let tail = &x[x.len() - (x.len() / 4).max(1)..];
-    let onset_mean = segs[first].2;
+    let onset = busy[onset_idx];
     Some(Cap {
-        onset: busy[segs[first].0],
+        onset,
         end: busy[end_idx.min(busy.len() - 1)],
-        from_start: first == 0 || busy[segs[first].0] <= busy[0] + ctx.cells(20.0),
+        // From the start: capped within 20 s of the load starting (or the first cell).
+        from_start: onset_idx == 0
+            || ctx.grid.t(onset) - ctx.grid.t(busy[0]) <= 20.0_f64.max(ctx.grid.dt),
         capped_mean: stats::mean(after.iter().map(|s| s.2)).unwrap_or(onset_mean),
         sustained_ratio: stats::mean(tail.iter().copied()).unwrap_or(0.0) / d.peak,
         deepens: after.iter().any(|s| s.2 < onset_mean - 0.03 * d.peak),
@@ -105,7 +112,8 @@ struct SensorAtOnset<'a> {
 }
 
 fn sensors_at<'a>(ctx: &'a Ctx, d: &Domain, cap: &Cap) -> Vec<SensorAtOnset<'a>> {
-    let w = ctx.cells(30.0).max(cap.busy.len() / 40).max(1);
+    // Temperatures just before the cap and just after load start, over ~30 s.
+    let w = ctx.cells(30.0).max(1);
     let start = cap.busy[0];
     let lag = ctx.cells(60.0).min(ctx.grid.n / 4);
     // Both series over busy cells only, so idle periods do not drive the correlation.
