@@ -17,6 +17,7 @@ try {
   await page.waitForSelector('#telemetry-chart', { timeout: 120_000 });
   const total = (Date.now() - start) / 1000;
   const findings = await page.$$eval('[data-finding-id]', (els) => els.map((e) => e.dataset.findingId));
+  await page.locator('#telemetry-chart').scrollIntoViewIfNeeded();
   const canvas = await page.locator('#telemetry-chart').boundingBox();
   await page.evaluate(() => { const s = window.__tokscopeChartStats; s.samples = []; s.maxMs = 0; });
   await page.mouse.move(canvas.x + canvas.width * 0.6, canvas.y + canvas.height / 2);
