@@ -141,8 +141,9 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
                         input: name(e.input),
                         line_start: e.lines.map(|l| l.0),
                         line_end: e.lines.map(|l| l.1),
-                        t_start_s: e.time_s.map(|t| t.0),
-                        t_end_s: e.time_s.map(|t| t.1),
+                        // Milliseconds: what the sources resolve, without float noise.
+                        t_start_s: e.time_s.map(|t| (t.0 * 1e3).round() / 1e3),
+                        t_end_s: e.time_s.map(|t| (t.1 * 1e3).round() / 1e3),
                         quote: e.quote.clone(),
                     })
                     .collect(),

@@ -40,9 +40,9 @@ pub fn find_cap(ctx: &Ctx, d: &Domain) -> Option<Cap> {
         return None;
     }
     let x: Vec<f64> = busy.iter().map(|&k| d.values[k]).collect();
-    // Segments of at least ~30 s (three cells on coarse grids): a cap that starts two minutes
-    // into a day-long run must not be merged into the first segment.
-    let min_len = ctx.cells(30.0).max(3);
+    // Segments of ~30 s (at least three cells; a tenth of a short recording): a cap that starts
+    // two minutes into a day-long run must not be merged into the first segment.
+    let min_len = ctx.cells(30.0).min(x.len() / 10).max(3);
     let mut bounds = vec![0];
     bounds.extend(change_points(&x, min_len));
     bounds.push(x.len());
