@@ -38,9 +38,15 @@ function biggest(lines, n = MAX_LINES) {
   return [...lines].sort((a, b) => peak(b) - peak(a)).slice(0, n);
 }
 
-/** The chart spec (crate/src/chart/mod.rs) for a report; `null` when it has no series. */
-export function telemetrySpec(report, t) {
-  const series = report.series ?? [];
+/**
+ * The chart spec (crate/src/chart/mod.rs) for a report; `null` when it has no series. `shifts`
+ * maps an input name to seconds added to its times (inputs recorded without a shared clock).
+ */
+export function telemetrySpec(report, t, shifts = new Map()) {
+  const series = (report.series ?? []).map((s) => {
+    const d = shifts.get(s.input) ?? 0;
+    return d ? { ...s, points: s.points.map(([x, v]) => [x + d, v]) } : s;
+  });
   if (!series.length) return null;
   const label = (s) => (s.name ?? s.sensor ?? s.rail ?? s.source) + (report.inputs.length > 1 ? ` · ${s.input.split('/').pop()}` : '');
   const of = (q) => series.filter((s) => s.quantity === q);
@@ -63,7 +69,8 @@ export function telemetrySpec(report, t) {
   for (const f of report.findings) {
     for (const e of f.evidence) {
       if (e.t_start_s != null && e.t_end_s != null) {
-        shades.push({ t0: e.t_start_s, t1: e.t_end_s, label: f.id, severity: f.severity });
+        const d = shifts.get(e.input) ?? 0;
+        shades.push({ t0: e.t_start_s + d, t1: e.t_end_s + d, label: f.id, severity: f.severity });
       }
     }
   }
@@ -187,16 +194,37 @@ export function createChart(canvas, spec, { cssHeight } = {}) {
 }
 
 let current = null;
+const shifts = new Map();
 
-/** Renders (or clears) the telemetry section of the page for `report`. */
-export function renderTelemetry(report, t) {
-  const section = document.querySelector('#telemetry');
-  if (!section) return;
+/** One number field per input with series: shifts that input on the time axis. */
+function renderShifts(section, report, t) {
+  const box = section.querySelector('.shift-box');
+  box.replaceChildren();
+  const inputs = [...new Set((report.series ?? []).map((s) => s.input))];
+  if (inputs.length < 2) return;
+  for (const name of inputs) {
+    const field = document.createElement('input');
+    field.type = 'number';
+    field.step = 'any';
+    field.value = String(shifts.get(name) ?? 0);
+    field.dataset.input = name;
+    field.addEventListener('change', () => {
+      const v = Number(field.value);
+      shifts.set(name, Number.isFinite(v) ? v : 0);
+      drawSpec(section, report, t);
+    });
+    const label = document.createElement('label');
+    label.append(`${t('ui.telemetry.shift')} ${name} `, field);
+    box.append(label);
+  }
+}
+
+function drawSpec(section, report, t) {
   current?.destroy();
   current = null;
   const box = section.querySelector('.chart-box');
   box.replaceChildren();
-  const spec = telemetrySpec(report, t);
+  const spec = telemetrySpec(report, t, shifts);
   section.hidden = !spec;
   if (!spec) return;
   const canvas = document.createElement('canvas');
@@ -217,6 +245,16 @@ export function renderTelemetry(report, t) {
   }
   section.querySelector('#telemetry-export').onclick = () => current?.toPng('tokscope-telemetry.png');
   section.querySelector('#telemetry-reset').onclick = () => current?.reset();
+}
+
+/** Renders (or clears) the telemetry section of the page for `report`. */
+export function renderTelemetry(report, t) {
+  const section = document.querySelector('#telemetry');
+  if (!section) return;
+  const names = new Set((report.series ?? []).map((s) => s.input));
+  for (const k of [...shifts.keys()]) if (!names.has(k)) shifts.delete(k);
+  renderShifts(section, report, t);
+  drawSpec(section, report, t);
 }
 
 /** The mounted telemetry chart, for tests and linked views. */

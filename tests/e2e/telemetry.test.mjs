@@ -120,3 +120,21 @@ test('nvidia-smi with a power cap is a power wall, in Chinese too', async () => 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('inputs without a shared clock can be shifted against each other', async () => {
+  const { page, context, errors } = await openPage(browser, server.url);
+  const other = join(ROOT, 'samples/telemetry-runs/sustained-decay.csv');
+  await page.setInputFiles('#file-input', [POWER, other]);
+  const canvas = page.locator('#telemetry-chart');
+  await canvas.waitFor();
+  const fields = page.locator('#telemetry .shift-box input');
+  assert.equal(await fields.count(), 2);
+  const before = (await canvas.getAttribute('data-view')).split(',').map(Number);
+  await fields.nth(1).fill('-1000');
+  await fields.nth(1).dispatchEvent('change');
+  await page.waitForFunction((v) => document.querySelector('#telemetry-chart')?.dataset.view !== v, before.join(','));
+  const after = (await page.locator('#telemetry-chart').getAttribute('data-view')).split(',').map(Number);
+  assert.equal(after[0], -1000, `shifted view ${after}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
