@@ -18,9 +18,12 @@
 //!     }],
 //!     ..ChartSpec::default()
 //! };
-//! let mut pixels = vec![0u8; 400 * 300 * 3];
 //! let view = View::of(&spec);
-//! tokscope::chart::draw_bitmap(&spec, view, 400, 300, &mut pixels).unwrap();
+//! assert_eq!((view.x0, view.x1), (0.0, 60.0));
+//! // What one frame draws of a line: at most two points per pixel column.
+//! let drawn = tokscope::chart::columns_minmax(&spec.panels[0].lines[0].points, view, 400);
+//! assert_eq!(drawn, vec![(0.0, 2400.0), (60.0, 1800.0)]);
+//! // Natively, `draw_bitmap` renders into an RGB buffer; the page draws on a canvas.
 //! ```
 
 use plotters::coord::Shift;
