@@ -208,3 +208,59 @@ fn real_corpus_keeps_its_manifest_conclusions() {
         "{zero:?}"
     );
 }
+
+/// Mangled telemetry never panics or hangs: every sample and the real corpus, cut at random
+/// places, with lines shuffled, cells blanked or replaced by noise.
+#[test]
+fn mangled_telemetry_is_survived() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut rnd = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n.max(1) as u64) as usize
+    };
+    let mut files: Vec<std::path::PathBuf> = tokscope_tests::samples("telemetry");
+    files.extend(tokscope_tests::samples("telemetry-runs"));
+    for path in files {
+        let bytes = std::fs::read(&path).expect("sample");
+        for round in 0..6 {
+            let mut lines: Vec<Vec<u8>> = bytes
+                .split(|&b| b == b'\n')
+                .map(<[u8]>::to_vec)
+                .take(400)
+                .collect();
+            for line in lines.iter_mut() {
+                match rnd(8) {
+                    0 => line.truncate(rnd(line.len() + 1)),
+                    1 => line
+                        .extend_from_slice(b",\"x,,NaN,inf,-1e309,[N/A],0x,9999999999999999999999"),
+                    2 => line
+                        .iter_mut()
+                        .filter(|b| b.is_ascii_digit())
+                        .for_each(|b| *b = b'9'),
+                    3 => line.insert(rnd(line.len() + 1), 0xff),
+                    _ => {}
+                }
+            }
+            if round % 2 == 1 {
+                let n = lines.len();
+                for i in 0..n {
+                    lines.swap(i, rnd(n));
+                }
+            }
+            let mangled = lines.join(&b'\n');
+            let mut s = tokscope::Session::new();
+            s.add("mangled", &mangled);
+            let r = s.report(Lang::En);
+            assert!(
+                r.series.iter().all(|s| s
+                    .points
+                    .iter()
+                    .all(|p| p[0].is_finite() && p[1].is_finite())),
+                "{}",
+                path.display()
+            );
+        }
+    }
+}
