@@ -13,6 +13,7 @@ use super::stats::{autocorrelation, quantile};
 use super::{cpu_list, num, Ctx, CAP_RATIO};
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
+use crate::sniff::InputKind;
 
 pub const IDS: &[&str] = &["thermal.rotating-throttle", "thermal.oscillating-cap"];
 
@@ -22,7 +23,10 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
     };
     let mut out = Vec::new();
     for d in &ctx.domains {
-        if let Some(f) = rotating(&ctx, d) {
+        // Traces get this finding from the traces rule (cpu_frequency events); do not repeat it.
+        let from_trace =
+            ev.inputs.get(d.input).and_then(|i| i.kind.as_ref()) == Some(&InputKind::Trace);
+        if let Some(f) = rotating(&ctx, d).filter(|_| !from_trace) {
             out.push(f);
         } else if let Some(f) = oscillating(&ctx, d) {
             out.push(f);
