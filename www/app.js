@@ -2,10 +2,12 @@
 // into the wasm core), shows progress, and renders the report. Every string from a file is set as
 // text, never as HTML.
 import { pickBuild } from './wasm-build.js';
+import { setCore } from './core.js';
 import { initProbe } from './probe.js';
 import { setupShare, reportShown, noteInputs, resetShare, showingShared } from './share.js';
 import { renderRuns } from './runs.js';
 import { renderComparison } from './compare.js';
+import { renderTelemetry } from './telemetry.js';
 
 const EXAMPLE = 'samples/device-b-llama-android.logcat.txt';
 const $ = (sel) => document.querySelector(sel);
@@ -136,6 +138,7 @@ export function renderReport(report) {
   renderComparison($('#compare'), report.comparison, t);
   renderFindings(report.findings);
   renderRuns($('#runs'), report.runs, t, report.inputs);
+  renderTelemetry(report, t);
   reportShown(report);
 }
 
@@ -169,6 +172,7 @@ function renderInputs(inputs) {
 }
 
 function where(e) {
+  if (e.t_start_s != null) return `${e.input} · t=${e.t_start_s}–${e.t_end_s} s`;
   if (e.line_start == null) return e.input;
   const range = e.line_end != null && e.line_end !== e.line_start ? `${e.line_start}-${e.line_end}` : `${e.line_start}`;
   return `${e.input}:${range}`;
@@ -189,6 +193,8 @@ function renderFindings(findings) {
         const li = el('li', { 'data-input': e.input }, el('span', { class: 'where' }, where(e)), e.quote ?? '');
         if (e.line_start != null) li.setAttribute('data-line-start', String(e.line_start));
         if (e.line_end != null) li.setAttribute('data-line-end', String(e.line_end));
+        if (e.t_start_s != null) li.setAttribute('data-t-start', String(e.t_start_s));
+        if (e.t_end_s != null) li.setAttribute('data-t-end', String(e.t_end_s));
         ul.append(li);
       }
       article.append(el('h4', {}, t('ui.evidence')), ul);
@@ -216,6 +222,7 @@ function clearAll() {
   $('#findings').replaceChildren();
   $('#runs').replaceChildren();
   renderComparison($('#compare'), null, t);
+  renderTelemetry({ series: [], findings: [], inputs: [] }, t);
   setStatus(t('ui.status.ready'));
 }
 
@@ -285,6 +292,7 @@ async function main() {
   try {
     core = await import(`./${build.dir}/tokscope.js`);
     [worker] = await Promise.all([startWorker(), core.default()]);
+    setCore(core);
   } catch (err) {
     setStatus(t('ui.status.failed', { error: err.message ?? err }), true);
     return;

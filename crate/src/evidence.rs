@@ -45,6 +45,14 @@ pub enum ProblemCode {
     GzipTooLarge,
     /// The user cancelled reading; results cover the part read.
     Cancelled,
+    /// Telemetry: no header line with column names was found.
+    TelemetryNoHeader,
+    /// Telemetry: no time column; rows are taken as one second apart.
+    TelemetryNoTime,
+    /// Telemetry: rows without a readable time, or with too few fields, were skipped.
+    TelemetryRowsSkipped,
+    /// Telemetry: no column or line held a value tokscope could chart.
+    TelemetryNoSeries,
 }
 
 impl ProblemCode {
@@ -59,6 +67,10 @@ impl ProblemCode {
             ProblemCode::GzipCorrupt => "gzip-corrupt".into(),
             ProblemCode::GzipTooLarge => "gzip-too-large".into(),
             ProblemCode::Cancelled => "cancelled".into(),
+            ProblemCode::TelemetryNoHeader => "telemetry-no-header".into(),
+            ProblemCode::TelemetryNoTime => "telemetry-no-time".into(),
+            ProblemCode::TelemetryRowsSkipped => "telemetry-rows-skipped".into(),
+            ProblemCode::TelemetryNoSeries => "telemetry-no-series".into(),
         }
     }
 }
@@ -217,8 +229,31 @@ pub enum Quantity {
     CpuLoad { cpu: u32 },
     /// Tokens per second (decode unless the source says otherwise).
     TokensPerSecond,
+    /// Percent busy of a named unit that is not one CPU (GPU, whole CPU, NPU).
+    Utilization { name: String },
+    /// 1 while the source says a throttle / limit reason is active, else 0. `reason` is the
+    /// source's own name for it (`clocks_throttle_reasons.sw_power_cap`, `Core Thermal
+    /// Throttling`, `under-voltage`, ...); rules classify it as thermal or power by its words.
+    ThrottleFlag { reason: String },
     /// Anything else, by its source column name, in its source unit.
     Other { name: String, unit: String },
+}
+
+impl Quantity {
+    /// The unit values are stored in.
+    pub fn unit(&self) -> &str {
+        match self {
+            Quantity::CpuFreq { .. } | Quantity::ClockFreq { .. } => "MHz",
+            Quantity::Temperature { .. } => "°C",
+            Quantity::Power { .. } => "mW",
+            Quantity::Current { .. } => "mA",
+            Quantity::Voltage { .. } => "mV",
+            Quantity::BatteryLevel | Quantity::CpuLoad { .. } | Quantity::Utilization { .. } => "%",
+            Quantity::Charging | Quantity::ThrottleFlag { .. } => "",
+            Quantity::TokensPerSecond => "tok/s",
+            Quantity::Other { unit, .. } => unit,
+        }
+    }
 }
 
 /// One time series on the common time axis (seconds from the start of its source, unless the
@@ -233,6 +268,147 @@ pub struct Series {
     pub absolute: bool,
     /// (time s, value), time non-decreasing. Bounded by the ingest's point budget.
     pub points: Vec<(f64, f64)>,
+}
+
+/// Most points kept per series on ingest. Beyond it, neighbouring buckets merge (see
+/// [`SeriesBuilder`]); a 24 h run at 1 Hz keeps about 4 s resolution with its peaks.
+pub const SERIES_POINT_BUDGET: usize = 16_384;
+
+/// A bucket being filled: its minimum point, maximum point and sample count.
+type OpenBucket = ((f64, f64), (f64, f64), usize);
+
+/// Collects the points of one series within [`SERIES_POINT_BUDGET`], keeping each bucket's
+/// minimum and maximum (in time order) so that peaks and dips survive downsampling.
+#[derive(Debug, Clone)]
+pub struct SeriesBuilder {
+    budget: usize,
+    /// Raw samples per bucket; doubles each time the kept points reach the budget.
+    per_bucket: usize,
+    kept: Vec<(f64, f64)>,
+    /// The bucket being filled: (min point, max point, samples in it).
+    open: Option<OpenBucket>,
+    last_t: f64,
+}
+
+impl Default for SeriesBuilder {
+    fn default() -> Self {
+        Self::with_budget(SERIES_POINT_BUDGET)
+    }
+}
+
+impl SeriesBuilder {
+    pub fn with_budget(budget: usize) -> Self {
+        SeriesBuilder {
+            budget: budget.max(4) & !1,
+            per_bucket: 1,
+            kept: Vec::new(),
+            open: None,
+            last_t: f64::NEG_INFINITY,
+        }
+    }
+
+    /// Adds one sample. Non-finite values and times that go backwards are dropped: a series'
+    /// time never decreases.
+    pub fn push(&mut self, t: f64, v: f64) {
+        if !t.is_finite() || !v.is_finite() || t < self.last_t {
+            return;
+        }
+        self.last_t = t;
+        let (lo, hi, n) = match self.open.take() {
+            None => ((t, v), (t, v), 0),
+            Some((lo, hi, n)) => (
+                if v < lo.1 { (t, v) } else { lo },
+                if v > hi.1 { (t, v) } else { hi },
+                n,
+            ),
+        };
+        if n + 1 >= self.per_bucket {
+            self.emit(lo, hi);
+        } else {
+            self.open = Some((lo, hi, n + 1));
+        }
+    }
+
+    fn emit(&mut self, lo: (f64, f64), hi: (f64, f64)) {
+        if lo == hi {
+            self.kept.push(lo);
+        } else if lo.0 <= hi.0 {
+            self.kept.extend([lo, hi]);
+        } else {
+            self.kept.extend([hi, lo]);
+        }
+        if self.kept.len() >= self.budget {
+            self.kept = minmax_merge(&self.kept);
+            self.per_bucket *= 2;
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.kept.len() + usize::from(self.open.is_some())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn finish(mut self) -> Vec<(f64, f64)> {
+        if let Some((lo, hi, _)) = self.open.take() {
+            self.emit(lo, hi);
+        }
+        self.kept
+    }
+}
+
+/// Halves a point list: every four consecutive points become the minimum and the maximum among
+/// them, in time order.
+fn minmax_merge(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut out = Vec::with_capacity(points.len() / 2 + 2);
+    for group in points.chunks(4) {
+        let lo = group
+            .iter()
+            .copied()
+            .fold(group[0], |a, p| if p.1 < a.1 { p } else { a });
+        let hi = group
+            .iter()
+            .copied()
+            .fold(group[0], |a, p| if p.1 > a.1 { p } else { a });
+        if lo == hi {
+            out.push(lo);
+        } else if lo.0 <= hi.0 {
+            out.extend([lo, hi]);
+        } else {
+            out.extend([hi, lo]);
+        }
+    }
+    out
+}
+
+/// Downsamples a point list to at most about `max_points`, keeping min and max per bucket.
+pub fn downsample(points: &[(f64, f64)], max_points: usize) -> Vec<(f64, f64)> {
+    if points.len() <= max_points.max(2) {
+        return points.to_vec();
+    }
+    let buckets = (max_points / 2).max(1);
+    let per = points.len().div_ceil(buckets);
+    let mut out = Vec::with_capacity(buckets * 2);
+    for group in points.chunks(per) {
+        let lo = group
+            .iter()
+            .copied()
+            .fold(group[0], |a, p| if p.1 < a.1 { p } else { a });
+        let hi = group
+            .iter()
+            .copied()
+            .fold(group[0], |a, p| if p.1 > a.1 { p } else { a });
+        if lo == hi {
+            out.push(lo);
+        } else if lo.0 <= hi.0 {
+            out.extend([lo, hi]);
+        } else {
+            out.extend([hi, lo]);
+        }
+    }
+    out
 }
 
 #[derive(Debug, Default)]
@@ -358,5 +534,50 @@ pub fn clip(text: &str) -> String {
     match t.char_indices().nth(MAX_QUOTE_CHARS) {
         Some((cut, _)) => format!("{}…", &t[..cut]),
         None => t.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod series_tests {
+    use super::*;
+
+    #[test]
+    fn builder_keeps_budget_and_peaks() {
+        let mut b = SeriesBuilder::with_budget(64);
+        for i in 0..10_000 {
+            let v = if i == 7_777 {
+                500.0
+            } else if i == 3_333 {
+                -50.0
+            } else {
+                (i % 10) as f64
+            };
+            b.push(i as f64, v);
+        }
+        let pts = b.finish();
+        assert!(pts.len() <= 64, "{} points", pts.len());
+        assert!(pts.iter().any(|p| p.1 == 500.0 && p.0 == 7_777.0));
+        assert!(pts.iter().any(|p| p.1 == -50.0 && p.0 == 3_333.0));
+        assert!(pts.windows(2).all(|w| w[0].0 <= w[1].0));
+    }
+
+    #[test]
+    fn builder_drops_backwards_and_nan() {
+        let mut b = SeriesBuilder::default();
+        b.push(1.0, 1.0);
+        b.push(0.5, 2.0);
+        b.push(2.0, f64::NAN);
+        b.push(3.0, 3.0);
+        assert_eq!(b.finish(), vec![(1.0, 1.0), (3.0, 3.0)]);
+    }
+
+    #[test]
+    fn downsample_keeps_extremes() {
+        let pts: Vec<(f64, f64)> = (0..1000)
+            .map(|i| (i as f64, if i == 500 { 9.0 } else { 0.0 }))
+            .collect();
+        let d = downsample(&pts, 100);
+        assert!(d.len() <= 100);
+        assert!(d.contains(&(500.0, 9.0)));
     }
 }

@@ -51,6 +51,9 @@ pub enum InputKind {
     Trace,
     /// Comma-, tab- or semicolon-separated telemetry.
     Csv,
+    /// Line-oriented telemetry text: tegrastats, dumpsys battery / thermalservice, sysfs dumps,
+    /// powermetrics, vcgencmd.
+    Telemetry,
     /// Not something tokscope reads; the reason is in `Rejection`.
     Unsupported,
 }
@@ -61,6 +64,7 @@ impl InputKind {
             InputKind::Log => "log",
             InputKind::Trace => "trace",
             InputKind::Csv => "csv",
+            InputKind::Telemetry => "telemetry",
             InputKind::Unsupported => "unsupported",
         }
     }
@@ -156,7 +160,11 @@ pub fn sniff(head: &[u8]) -> Sniffed {
     if framework.is_none() && is_trace(&lines) {
         return Sniffed::of(InputKind::Trace, None, encoding);
     }
-    if framework.is_none() && is_csv(&lines) {
+    if framework.is_none() && crate::ingest::telemetry::text::looks_like(&lines) {
+        return Sniffed::of(InputKind::Telemetry, None, encoding);
+    }
+    if framework.is_none() && (crate::ingest::telemetry::csv::looks_like(&lines) || is_csv(&lines))
+    {
         return Sniffed::of(InputKind::Csv, None, encoding);
     }
     Sniffed::of(InputKind::Log, framework, encoding)
@@ -439,6 +447,10 @@ mod tests {
         assert_eq!(sniff(perf).kind, InputKind::Trace);
         let csv = b"time,cpu0_freq_khz,temp_c\n0,1800000,41.5\n1,1800000,42.0\n2,1500000,45.1\n";
         assert_eq!(sniff(csv).kind, InputKind::Csv);
+        let tegra = b"RAM 2448/7772MB (lfb 4x4MB) CPU [5%@729,off] EMC_FREQ 0%@2133 GR3D_FREQ 0%@318 cpu@47.6C VDD_IN 5000mW/5000mW\nRAM 2448/7772MB (lfb 4x4MB) CPU [6%@729,off] EMC_FREQ 0%@2133 GR3D_FREQ 0%@318 cpu@47.9C VDD_IN 5000mW/5000mW\n";
+        assert_eq!(sniff(tegra).kind, InputKind::Telemetry);
+        let battery = b"Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  level: 80\n";
+        assert_eq!(sniff(battery).kind, InputKind::Telemetry);
         let log = b"starting up, please wait\nloaded model, 3 layers\nall good\n";
         assert_eq!(sniff(log).kind, InputKind::Log);
     }

@@ -190,3 +190,34 @@ fn a_device_probe_gives_the_sustained_drop_finding() {
     assert_eq!(r["findings"][0]["id"], "thermal.sustained-drop");
     assert!(a.set_device_json("{\"read_gbps_best\": \"fast\"}").is_err());
 }
+
+const THERMAL: &[u8] = include_bytes!("../../samples/telemetry-runs/thermal-wall.csv");
+
+#[wasm_bindgen_test]
+fn telemetry_csv_in_slices_gives_thermal_wall_and_series() {
+    let mut a = Analysis::new();
+    let id = a.begin("thermal-wall.csv");
+    for chunk in THERMAL.chunks(4096) {
+        a.push(id, chunk);
+    }
+    a.end(id);
+    let r = report(&mut a, "en");
+    let ids: Vec<&str> = r["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|f| f["id"].as_str())
+        .collect();
+    assert!(ids.contains(&"thermal.wall"), "{ids:?}");
+    assert!(r["series"].as_array().is_some_and(|s| s.len() >= 4));
+}
+
+#[wasm_bindgen_test]
+fn chart_spec_is_parsed_once_and_bad_specs_are_errors() {
+    let spec = r#"{"panels":[{"title":"MHz","lines":[{"label":"cpu7","points":[[5,2400],[65,1800]]}]}],"shades":[{"t0":20,"t1":40}]}"#;
+    let chart = tokscope::wasm::Chart::new(spec).expect("valid spec");
+    assert_eq!(chart.extent(), vec![5.0, 65.0]);
+    let range = chart.plot_x_range(800.0, 2.0);
+    assert!(range[0] > 0.0 && range[1] < 800.0 && range[0] < range[1]);
+    assert!(tokscope::wasm::Chart::new("{\"panels\": 3}").is_err());
+}

@@ -16,6 +16,7 @@ const FOLDERS: &[&str] = &[
     "negative",
     "invalid",
     "encodings",
+    "telemetry",
 ];
 
 fn expected_path(sample: &Path) -> std::path::PathBuf {

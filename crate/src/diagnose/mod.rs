@@ -13,6 +13,7 @@ mod measure;
 mod quant;
 pub mod run_facts;
 mod sustained;
+pub mod telemetry;
 mod threads;
 
 use crate::evidence::{Evidence, InputId};
@@ -79,6 +80,12 @@ const RULES: &[Rule] = &[
     load::rule,
     bandwidth::rule,
     sustained::rule,
+    telemetry::thermal_wall::rule,
+    telemetry::caps::rule,
+    telemetry::charging::rule,
+    telemetry::stall::rule,
+    telemetry::decay::rule,
+    telemetry::ambient::rule,
 ];
 
 /// Runs every rule; findings come most severe first.
@@ -100,6 +107,12 @@ pub fn finding_ids() -> Vec<&'static str> {
         load::IDS,
         bandwidth::IDS,
         sustained::IDS,
+        telemetry::thermal_wall::IDS,
+        telemetry::caps::IDS,
+        telemetry::charging::IDS,
+        telemetry::stall::IDS,
+        telemetry::decay::IDS,
+        telemetry::ambient::IDS,
     ]
     .concat()
 }

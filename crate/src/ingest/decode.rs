@@ -2,7 +2,7 @@
 //! guard on the inflated size), and UTF-16 (LE/BE, with or without a BOM) and GBK/GB18030 text is
 //! transcoded. The encoding is decided once, from the first bytes.
 
-use encoding_rs::{Decoder, DecoderResult, Encoding, GB18030, UTF_16BE, UTF_16LE};
+use encoding_rs::{Decoder, DecoderResult, Encoding, GB18030, UTF_16BE, UTF_16LE, WINDOWS_1252};
 use flate2::write::MultiGzDecoder;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -23,6 +23,9 @@ pub enum TextEncoding {
     Utf16be,
     #[serde(rename = "gb18030")]
     Gb18030,
+    /// Windows tools in Western locales (HWiNFO writes `°C` as one byte, 0xB0).
+    #[serde(rename = "windows-1252")]
+    Windows1252,
 }
 
 impl TextEncoding {
@@ -40,8 +43,12 @@ impl TextEncoding {
         if let Some(e) = bomless_utf16(head) {
             return e;
         }
-        if !valid_utf8_prefix(head) && decodes_cleanly(GB18030, head) {
-            return TextEncoding::Gb18030;
+        if !valid_utf8_prefix(head) {
+            return if looks_like_gbk(head) && decodes_cleanly(GB18030, head) {
+                TextEncoding::Gb18030
+            } else {
+                TextEncoding::Windows1252
+            };
         }
         TextEncoding::Utf8
     }
@@ -52,6 +59,7 @@ impl TextEncoding {
             TextEncoding::Utf16le => Some(UTF_16LE),
             TextEncoding::Utf16be => Some(UTF_16BE),
             TextEncoding::Gb18030 => Some(GB18030),
+            TextEncoding::Windows1252 => Some(WINDOWS_1252),
         }
     }
 }
@@ -71,6 +79,34 @@ fn bomless_utf16(head: &[u8]) -> Option<TextEncoding> {
     } else {
         None
     }
+}
+
+/// Chinese text in GBK comes as pairs of high bytes (GB2312 hanzi are 0xA1-0xFE twice); a
+/// Western single-byte text has lone high bytes (`°`, `µ`, `é`) between ASCII.
+fn looks_like_gbk(bytes: &[u8]) -> bool {
+    let (mut pairs, mut lone, mut i) = (0usize, 0usize, 0);
+    while i < bytes.len() {
+        if bytes[i] < 0x80 {
+            i += 1;
+            continue;
+        }
+        match bytes.get(i + 1) {
+            Some(&next)
+                if next >= 0x40
+                    && next != 0x7f
+                    && (0xa1..=0xfe).contains(&bytes[i])
+                    && next >= 0xa1 =>
+            {
+                pairs += 1;
+                i += 2;
+            }
+            _ => {
+                lone += 1;
+                i += 1;
+            }
+        }
+    }
+    pairs > lone
 }
 
 /// Valid UTF-8, allowing a character cut at the end of the sample.
@@ -276,6 +312,11 @@ mod tests {
                 (TextEncoding::Gb18030, text.to_string())
             );
             assert_eq!(transcode(&bomless, chunk).0, TextEncoding::Utf16le);
+            let (cp1252, _, _) = WINDOWS_1252.encode("Date,Time,CPU Package [°C],Core Clocks (avg) [MHz]\n1.1.2025,10:00:00.123,45,3200\n");
+            assert_eq!(
+                transcode(&cp1252, chunk),
+                (TextEncoding::Windows1252, "Date,Time,CPU Package [°C],Core Clocks (avg) [MHz]\n1.1.2025,10:00:00.123,45,3200\n".to_string())
+            );
         }
     }
 

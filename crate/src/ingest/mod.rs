@@ -9,6 +9,7 @@ pub mod fallback_phrases;
 pub mod frameworks;
 pub mod lines;
 pub mod log;
+pub mod telemetry;
 pub mod wrapper;
 
 use crate::evidence::{Evidence, InputId, ProblemCode};
@@ -193,7 +194,9 @@ impl InputReader {
                 }
                 Box::new(log::LogParser::new(id, &ev.inputs[id].name))
             }
-            InputKind::Trace | InputKind::Csv => {
+            InputKind::Csv => Box::new(telemetry::csv::CsvParser::new(id)),
+            InputKind::Telemetry => Box::new(telemetry::text::TextTelemetryParser::new(id)),
+            InputKind::Trace => {
                 ev.problem(id, ProblemCode::KindNotAnalyzed, None);
                 Box::new(CountOnly)
             }

@@ -7,7 +7,7 @@ pub mod text;
 
 use crate::catalogue::{self, Lang};
 use crate::diagnose::{self, Severity};
-use crate::evidence::{Evidence, InputFacts, ProblemCode, Run};
+use crate::evidence::{downsample, Evidence, InputFacts, ProblemCode, Quantity, Run};
 use crate::ingest::decode::TextEncoding;
 use crate::sniff::{Framework, InputKind};
 use serde::{Deserialize, Serialize};
@@ -26,6 +26,28 @@ pub struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comparison: Option<compare::Comparison>,
     pub findings: Vec<FindingReport>,
+    /// Time series for charts, downsampled (min/max per bucket) to at most
+    /// [`REPORT_SERIES_POINTS`] points each, on the axis of `time_origin_epoch_s`.
+    #[serde(default)]
+    pub series: Vec<SeriesReport>,
+    /// When any series has absolute times: the Unix time that `t = 0` stands for. Finding time
+    /// ranges (`t_start_s`, `t_end_s`) and series times are seconds from it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_origin_epoch_s: Option<f64>,
+}
+
+/// Most points per series in the report (two per pixel column of a wide chart).
+pub const REPORT_SERIES_POINTS: usize = 2400;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SeriesReport {
+    #[serde(flatten)]
+    pub quantity: Quantity,
+    pub input: String,
+    pub source: String,
+    pub unit: String,
+    /// `[t_s, value]` pairs, time non-decreasing.
+    pub points: Vec<[f64; 2]>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -107,8 +129,17 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
     let findings = diagnose::diagnose(ev)
         .into_iter()
         .map(|f| {
+            // A parameter `@key` is a catalogue phrase, rendered in the report's language.
+            let resolved: Vec<(&str, String)> = f
+                .params
+                .iter()
+                .map(|(k, v)| match v.strip_prefix('@') {
+                    Some(key) => (*k, catalogue::text(lang, key, &[])),
+                    None => (*k, v.clone()),
+                })
+                .collect();
             let params: Vec<(&str, &str)> =
-                f.params.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                resolved.iter().map(|(k, v)| (*k, v.as_str())).collect();
             let t =
                 |part: &str| catalogue::text(lang, &format!("finding.{}.{part}", f.id), &params);
             FindingReport {
@@ -124,8 +155,9 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
                         input: name(e.input),
                         line_start: e.lines.map(|l| l.0),
                         line_end: e.lines.map(|l| l.1),
-                        t_start_s: e.time_s.map(|t| t.0),
-                        t_end_s: e.time_s.map(|t| t.1),
+                        // Milliseconds: what the sources resolve, without float noise.
+                        t_start_s: e.time_s.map(|t| (t.0 * 1e3).round() / 1e3),
+                        t_end_s: e.time_s.map(|t| (t.1 * 1e3).round() / 1e3),
                         quote: e.quote.clone(),
                     })
                     .collect(),
@@ -151,6 +183,8 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
         runs: ev.runs.clone(),
         comparison: compare::build(ev, lang),
         findings,
+        series: series_report(ev),
+        time_origin_epoch_s: diagnose::telemetry::time_origin(ev),
     }
 }
 
@@ -189,10 +223,14 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
                     ProblemCode::LongLinesCut
                     | ProblemCode::TooManyFallbackMessages
                     | ProblemCode::GzipCorrupt
-                    | ProblemCode::GzipTooLarge => "warning",
+                    | ProblemCode::GzipTooLarge
+                    | ProblemCode::TelemetryNoHeader
+                    | ProblemCode::TelemetryNoSeries => "warning",
                     ProblemCode::UnknownLog
                     | ProblemCode::KindNotAnalyzed
-                    | ProblemCode::Cancelled => "info",
+                    | ProblemCode::Cancelled
+                    | ProblemCode::TelemetryNoTime
+                    | ProblemCode::TelemetryRowsSkipped => "info",
                 }
                 .to_string(),
                 code,
@@ -212,4 +250,28 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
         compression: facts.compression.map(str::to_string),
         problems,
     }
+}
+
+fn series_report(ev: &Evidence) -> Vec<SeriesReport> {
+    let origin = diagnose::telemetry::time_origin(ev);
+    ev.series
+        .iter()
+        .map(|s| SeriesReport {
+            quantity: s.quantity.clone(),
+            input: ev
+                .inputs
+                .get(s.input)
+                .map_or_else(String::new, |f| f.name.clone()),
+            source: s.source.clone(),
+            unit: s.quantity.unit().to_string(),
+            points: downsample(&s.points, REPORT_SERIES_POINTS)
+                .into_iter()
+                // Milliseconds are plenty on a chart and keep the JSON small.
+                .map(|(t, v)| {
+                    let t = diagnose::telemetry::axis_t(s, t, origin);
+                    [(t * 1e3).round() / 1e3, (v * 1e3).round() / 1e3]
+                })
+                .collect(),
+        })
+        .collect()
 }

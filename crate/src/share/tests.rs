@@ -66,7 +66,7 @@ fn long_series_degrade_to_the_budget() {
                     json!([t, v])
                 })
                 .collect();
-            json!({"quantity": "cpu-freq", "cpu": cpu, "input": 0, "source": format!("cpu{cpu}"), "absolute": false, "points": points})
+            json!({"quantity": "cpu-freq", "cpu": cpu, "input": "freq.csv", "source": format!("cpu{cpu}"), "unit": "MHz", "points": points})
         })
         .collect();
     report["series"] = Value::Array(series);

@@ -1,0 +1,62 @@
+//! `thermal.ambient`: the recorded ambient temperature, and what a rise costs. Seed 002: about
+//! 5 °C more ambient costs 8–12 % of maximum frequency.
+
+use super::stats::quantile;
+use super::{num, Ctx};
+use crate::diagnose::{EvidenceRef, Finding, Severity};
+use crate::evidence::Evidence;
+
+pub const IDS: &[&str] = &["thermal.ambient"];
+
+pub fn rule(ev: &Evidence) -> Vec<Finding> {
+    let Some(ctx) = Ctx::new(ev) else {
+        return Vec::new();
+    };
+    let Some(amb) = ctx
+        .temps
+        .iter()
+        .find(|t| super::thermal_wall::threshold(&t.name).is_none())
+    else {
+        return Vec::new();
+    };
+    let cells: Vec<usize> = (0..ctx.grid.n)
+        .filter(|&k| amb.values[k].is_finite())
+        .collect();
+    let (Some(&a), Some(&b)) = (cells.first(), cells.last()) else {
+        return Vec::new();
+    };
+    let (Some(lo), Some(hi)) = (
+        quantile(cells.iter().map(|&k| amb.values[k]), 0.05),
+        quantile(cells.iter().map(|&k| amb.values[k]), 0.95),
+    ) else {
+        return Vec::new();
+    };
+    let rise = hi - lo;
+    let (t0, t1) = (ctx.grid.t(a), ctx.grid.t(b) + ctx.grid.dt);
+    vec![Finding {
+        id: "thermal.ambient",
+        severity: if rise >= 3.0 {
+            Severity::Warning
+        } else {
+            Severity::Info
+        },
+        params: vec![
+            ("sensor", amb.name.clone()),
+            ("low_c", num(lo, 1)),
+            ("high_c", num(hi, 1)),
+            ("cost_low", num(rise / 5.0 * 8.0, 0)),
+            ("cost_high", num(rise / 5.0 * 12.0, 0)),
+            ("t_start", num(t0, 0)),
+            ("t_end", num(t1, 0)),
+        ],
+        count: None,
+        evidence: vec![EvidenceRef {
+            input: amb.input,
+            lines: None,
+            time_s: Some((t0, t1)),
+            quote: Some(format!("{}: {}–{} °C", amb.name, num(lo, 1), num(hi, 1))),
+        }],
+        lines: Vec::new(),
+        lines_truncated: false,
+    }]
+}

@@ -1,0 +1,380 @@
+//! Telemetry rules: what frequency, temperature, power, battery and tokens/s did over time.
+//!
+//! Every rule reads the same [`Ctx`]: all series resampled onto one grid of evenly spaced cells
+//! (at most [`MAX_CELLS`]) on a shared time axis, frequency series grouped into domains (CPU
+//! clusters by their peak clock, or a named clock such as a GPU's), and the busy cells (load at
+//! least 50 %, or tokens flowing; every cell when the inputs record neither). Times in findings
+//! are seconds from [`time_origin`].
+
+pub mod ambient;
+pub mod caps;
+pub mod charging;
+pub mod decay;
+pub mod stall;
+pub mod stats;
+pub mod thermal_wall;
+
+use crate::evidence::{Evidence, InputId, Quantity, Series};
+
+/// Most grid cells: enough to see a 10 s cap toggle in a one-hour run, and small enough that
+/// every rule is O(cells²) at worst.
+pub const MAX_CELLS: usize = 2000;
+/// A clock below this share of its domain's peak counts as capped (seed 002's rule of thumb).
+pub const CAP_RATIO: f64 = 0.8;
+
+/// The earliest epoch time among series that carry absolute times, else 0: every series is
+/// placed on the axis at `t - origin` (absolute) or `t` (relative to its own start).
+pub fn time_origin(ev: &Evidence) -> Option<f64> {
+    ev.series
+        .iter()
+        .filter(|s| s.absolute)
+        .filter_map(|s| s.points.first().map(|p| p.0))
+        .min_by(f64::total_cmp)
+}
+
+/// Seconds on the shared axis.
+pub fn axis_t(s: &Series, t: f64, origin: Option<f64>) -> f64 {
+    if s.absolute {
+        t - origin.unwrap_or(0.0)
+    } else {
+        t
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Grid {
+    pub t0: f64,
+    pub dt: f64,
+    pub n: usize,
+}
+
+impl Grid {
+    pub fn t(&self, i: usize) -> f64 {
+        self.t0 + self.dt * i as f64
+    }
+}
+
+/// A resampled series: cell means, forward-filled across gaps inside its own span.
+#[derive(Debug, Clone)]
+pub struct Track {
+    pub input: InputId,
+    pub name: String,
+    pub values: Vec<f64>,
+}
+
+/// A frequency domain: one CPU cluster or one named clock.
+#[derive(Debug, Clone)]
+pub struct Domain {
+    pub name: String,
+    pub input: InputId,
+    /// Per-CPU tracks for CPU clusters (empty for named clocks).
+    pub cpus: Vec<(u32, Vec<f64>)>,
+    /// The domain's clock per cell (the highest CPU of the cluster).
+    pub values: Vec<f64>,
+    pub peak: f64,
+}
+
+pub struct Ctx {
+    pub grid: Grid,
+    pub domains: Vec<Domain>,
+    pub temps: Vec<Track>,
+    pub powers: Vec<Track>,
+    pub flags: Vec<Track>,
+    pub tokens: Option<Track>,
+    pub charging: Option<Track>,
+    pub battery: Option<Track>,
+    pub voltages: Vec<Track>,
+    pub busy: Vec<bool>,
+    /// Whether `busy` came from a load or tokens/s series (else every cell is busy).
+    pub busy_measured: bool,
+}
+
+fn resample(s: &Series, grid: &Grid, origin: Option<f64>) -> Vec<f64> {
+    let mut sum = vec![0.0; grid.n];
+    let mut cnt = vec![0u32; grid.n];
+    for &(t, v) in &s.points {
+        let x = (axis_t(s, t, origin) - grid.t0) / grid.dt;
+        if x.is_finite() && x >= -0.5 {
+            let i = (x.floor() as usize).min(grid.n.saturating_sub(1));
+            sum[i] += v;
+            cnt[i] += 1;
+        }
+    }
+    let first = cnt.iter().position(|&c| c > 0);
+    let last = cnt.iter().rposition(|&c| c > 0);
+    let mut out = vec![f64::NAN; grid.n];
+    if let (Some(a), Some(b)) = (first, last) {
+        let mut carry = f64::NAN;
+        for i in a..=b {
+            if cnt[i] > 0 {
+                carry = sum[i] / f64::from(cnt[i]);
+            }
+            out[i] = carry;
+        }
+    }
+    out
+}
+
+fn is_memory_clock(name: &str) -> bool {
+    let l = name.to_lowercase();
+    [
+        "mem", "emc", "ddr", "dram", "uncore", "ring", "video", "nvdec", "nvenc", "vic", "ape",
+        "nvjpg",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
+}
+
+/// A short CPU list: `0-3`, `4,6`.
+pub fn cpu_list(cpus: &[u32]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < cpus.len() {
+        let mut j = i;
+        while j + 1 < cpus.len() && cpus[j + 1] == cpus[j] + 1 {
+            j += 1;
+        }
+        out.push(if j > i + 1 {
+            format!("{}-{}", cpus[i], cpus[j])
+        } else if j == i + 1 {
+            format!("{},{}", cpus[i], cpus[j])
+        } else {
+            cpus[i].to_string()
+        });
+        i = j + 1;
+    }
+    out.join(",")
+}
+
+impl Ctx {
+    /// Builds the context, or `None` when there is no telemetry at all.
+    pub fn new(ev: &Evidence) -> Option<Ctx> {
+        if ev.series.is_empty() {
+            return None;
+        }
+        let origin = time_origin(ev);
+        let (mut lo, mut hi, mut min_dt) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY);
+        for s in &ev.series {
+            if let (Some(a), Some(b)) = (s.points.first(), s.points.last()) {
+                lo = lo.min(axis_t(s, a.0, origin));
+                hi = hi.max(axis_t(s, b.0, origin));
+            }
+            let gaps: Vec<f64> = s
+                .points
+                .windows(2)
+                .take(200)
+                .map(|w| w[1].0 - w[0].0)
+                .filter(|d| *d > 0.0)
+                .collect();
+            if let Some(d) = stats::median(gaps) {
+                min_dt = min_dt.min(d);
+            }
+        }
+        if !lo.is_finite() || !hi.is_finite() || hi <= lo {
+            return None;
+        }
+        let span = hi - lo;
+        let dt = (span / MAX_CELLS as f64).max(if min_dt.is_finite() { min_dt } else { 1.0 });
+        let grid = Grid {
+            t0: lo,
+            dt,
+            n: ((span / dt).floor() as usize + 1).clamp(2, MAX_CELLS + 1),
+        };
+        let track = |s: &Series, name: String| Track {
+            input: s.input,
+            name,
+            values: resample(s, &grid, origin),
+        };
+
+        let mut cpu_tracks: Vec<(InputId, u32, Vec<f64>, f64)> = Vec::new();
+        let mut domains = Vec::new();
+        let (mut temps, mut powers, mut flags, mut voltages, mut loads) =
+            (vec![], vec![], vec![], vec![], vec![]);
+        let (mut tokens, mut charging, mut battery) = (None, None, None);
+        for s in &ev.series {
+            match &s.quantity {
+                // Several sources can report the same CPU (a CSV and a trace): keep the first.
+                Quantity::CpuFreq { cpu }
+                    if !cpu_tracks.iter().any(|c| c.0 == s.input && c.1 == *cpu) =>
+                {
+                    let v = resample(s, &grid, origin);
+                    let peak = v
+                        .iter()
+                        .copied()
+                        .filter(|x| x.is_finite())
+                        .fold(0.0, f64::max);
+                    cpu_tracks.push((s.input, *cpu, v, peak));
+                }
+                Quantity::ClockFreq { name } if !is_memory_clock(name) => {
+                    let values = resample(s, &grid, origin);
+                    let peak = values
+                        .iter()
+                        .copied()
+                        .filter(|x| x.is_finite())
+                        .fold(0.0, f64::max);
+                    domains.push(Domain {
+                        name: name.clone(),
+                        input: s.input,
+                        cpus: vec![],
+                        values,
+                        peak,
+                    });
+                }
+                Quantity::Temperature { sensor } => temps.push(track(s, sensor.clone())),
+                Quantity::Power { rail } => powers.push(track(s, rail.clone())),
+                Quantity::ThrottleFlag { reason } => flags.push(track(s, reason.clone())),
+                Quantity::Voltage { rail } => voltages.push(track(s, rail.clone())),
+                Quantity::CpuLoad { cpu } => loads.push(track(s, format!("cpu{cpu}"))),
+                Quantity::Utilization { name } => loads.push(track(s, name.clone())),
+                Quantity::TokensPerSecond if tokens.is_none() => {
+                    tokens = Some(track(s, s.source.clone()))
+                }
+                Quantity::Charging if charging.is_none() => {
+                    charging = Some(track(s, s.source.clone()))
+                }
+                Quantity::BatteryLevel if battery.is_none() => {
+                    battery = Some(track(s, s.source.clone()))
+                }
+                _ => {}
+            }
+        }
+        // CPU clusters: CPUs of one input whose peak clocks agree within 3 %.
+        cpu_tracks.sort_by_key(|c| (c.0, c.1));
+        let mut clusters: Vec<Vec<usize>> = Vec::new();
+        for (i, c) in cpu_tracks.iter().enumerate() {
+            match clusters.iter_mut().find(|cl| {
+                let f = &cpu_tracks[cl[0]];
+                f.0 == c.0 && (f.3 - c.3).abs() <= 0.03 * f.3.max(c.3)
+            }) {
+                Some(cl) => cl.push(i),
+                None => clusters.push(vec![i]),
+            }
+        }
+        for cl in clusters {
+            let cpus: Vec<(u32, Vec<f64>)> = cl
+                .iter()
+                .map(|&i| (cpu_tracks[i].1, cpu_tracks[i].2.clone()))
+                .collect();
+            let values: Vec<f64> = (0..grid.n)
+                .map(|k| {
+                    cpus.iter()
+                        .map(|c| c.1[k])
+                        .filter(|x| x.is_finite())
+                        .fold(f64::NAN, f64::max)
+                })
+                .collect();
+            let peak = values
+                .iter()
+                .copied()
+                .filter(|x| x.is_finite())
+                .fold(0.0, f64::max);
+            let ids: Vec<u32> = cpus.iter().map(|c| c.0).collect();
+            domains.push(Domain {
+                name: format!("CPU {}", cpu_list(&ids)),
+                input: cpu_tracks[cl[0]].0,
+                cpus,
+                values,
+                peak,
+            });
+        }
+        domains.retain(|d| d.peak > 0.0);
+        let busy_measured = !loads.is_empty() || tokens.is_some();
+        let busy: Vec<bool> = (0..grid.n)
+            .map(|k| {
+                if !loads.is_empty() {
+                    loads.iter().any(|l| l.values[k] >= 50.0)
+                } else if let Some(t) = &tokens {
+                    t.values[k] > 0.0
+                } else {
+                    true
+                }
+            })
+            .collect();
+        Some(Ctx {
+            grid,
+            domains,
+            temps,
+            powers,
+            flags,
+            tokens,
+            charging,
+            battery,
+            voltages,
+            busy,
+            busy_measured,
+        })
+    }
+
+    /// Busy cells where `values` has a value.
+    pub fn busy_cells(&self, values: &[f64]) -> Vec<usize> {
+        (0..self.grid.n)
+            .filter(|&k| self.busy[k] && values[k].is_finite())
+            .collect()
+    }
+
+    /// The throughput to judge slowdowns by: tokens/s when recorded, else the busiest clock.
+    pub fn throughput(&self) -> Option<(&str, InputId, &[f64], &'static str)> {
+        if let Some(t) = &self.tokens {
+            return Some((t.name.as_str(), t.input, &t.values, "tok/s"));
+        }
+        self.domains
+            .iter()
+            .max_by(|a, b| a.peak.total_cmp(&b.peak))
+            .map(|d| (d.name.as_str(), d.input, d.values.as_slice(), "MHz"))
+    }
+
+    /// Cells per second of the grid, for lags and windows given in seconds.
+    pub fn cells(&self, seconds: f64) -> usize {
+        ((seconds / self.grid.dt).round() as usize).max(1)
+    }
+}
+
+/// Formats a number with at most `digits` decimals, dropping trailing zeros.
+pub fn num(v: f64, digits: usize) -> String {
+    let s = format!("{v:.digits$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+/// `+3.5`, `−12`, `0`: a change with its sign.
+pub fn signed(v: f64, digits: usize) -> String {
+    let n = num(v.abs(), digits);
+    if n == "0" {
+        n
+    } else if v < 0.0 {
+        format!("−{n}")
+    } else {
+        format!("+{n}")
+    }
+}
+
+/// Mean of `values` over cells `a..b` (clamped).
+pub fn window_mean(values: &[f64], a: usize, b: usize) -> Option<f64> {
+    let b = b.min(values.len());
+    let a = a.min(b);
+    stats::mean(values[a..b].iter().copied())
+}
+
+/// Classifies a throttle flag's name as thermal (`true`), power (`false`) or neither.
+pub fn flag_is_thermal(reason: &str) -> Option<bool> {
+    let l = reason.to_lowercase();
+    if ["thermal", "temp", "tj", "prochot", "pressure", "corethr"]
+        .iter()
+        .any(|w| l.contains(w))
+    {
+        Some(true)
+    } else if [
+        "power", "pl1", "pl2", "rapl", "pkg_%", "ram_%", "voltage", "current", "edp", "capped",
+        "brake",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
+    {
+        Some(false)
+    } else {
+        None
+    }
+}

@@ -1,0 +1,261 @@
+// Telemetry over time: the report's series as stacked panels (frequency, temperature, power,
+// tokens/s, battery) on one shared time axis, drawn by the wasm core (plotters on a <canvas>),
+// with the findings' time ranges shaded. Wheel zooms, drag pans, double-click resets; every
+// panel moves together because they are one chart. `createChart` is the reusable part: any
+// module with a chart spec (crate/src/chart/mod.rs) can mount one and link views.
+import { getCore } from './core.js';
+
+const MAX_CPU_LINES = 8;
+const MAX_LINES = 8;
+const PANEL_CSS_PX = 150;
+
+/** Groups CPU frequency series into clusters by their peak clock (within 3 %), per input. */
+function cpuLines(series) {
+  const cpus = series.filter((s) => s.quantity === 'cpu-freq');
+  const peak = (s) => s.points.reduce((m, p) => Math.max(m, p[1]), 0);
+  if (cpus.length <= MAX_CPU_LINES) {
+    return cpus.map((s) => ({ label: `cpu${s.cpu}`, points: s.points }));
+  }
+  const clusters = [];
+  for (const s of cpus) {
+    const p = peak(s);
+    const c = clusters.find((k) => k.input === s.input && Math.abs(k.peak - p) <= 0.03 * Math.max(k.peak, p));
+    if (c) c.members.push(s);
+    else clusters.push({ input: s.input, peak: p, members: [s] });
+  }
+  // One line per cluster: its fastest member, named by the CPUs it stands for.
+  return clusters.map((c) => {
+    const ids = c.members.map((m) => m.cpu).sort((a, b) => a - b);
+    const rep = c.members.reduce((a, b) => (peak(b) > peak(a) ? b : a));
+    return { label: `CPU ${ids[0]}-${ids[ids.length - 1]}`, points: rep.points };
+  });
+}
+
+const isMemoryClock = (name) => /mem|emc|ddr|dram|uncore|ring|tsc/i.test(name);
+
+function biggest(lines, n = MAX_LINES) {
+  const peak = (l) => l.points.reduce((m, p) => Math.max(m, p[1]), -Infinity);
+  return [...lines].sort((a, b) => peak(b) - peak(a)).slice(0, n);
+}
+
+/**
+ * The chart spec (crate/src/chart/mod.rs) for a report; `null` when it has no series. `shifts`
+ * maps an input name to seconds added to its times (inputs recorded without a shared clock).
+ */
+export function telemetrySpec(report, t, shifts = new Map()) {
+  const series = (report.series ?? []).map((s) => {
+    const d = shifts.get(s.input) ?? 0;
+    return d ? { ...s, points: s.points.map(([x, v]) => [x + d, v]) } : s;
+  });
+  if (!series.length) return null;
+  const label = (s) => (s.name ?? s.sensor ?? s.rail ?? s.source) + (report.inputs.length > 1 ? ` · ${s.input.split('/').pop()}` : '');
+  const of = (q) => series.filter((s) => s.quantity === q);
+  const panels = [];
+  const freq = [...cpuLines(series),
+    ...of('clock-freq').filter((s) => !isMemoryClock(s.name)).map((s) => ({ label: label(s), points: s.points }))];
+  if (freq.length) panels.push({ key: 'freq', lines: freq });
+  const temps = biggest(of('temperature').map((s) => ({ label: label(s), points: s.points })));
+  if (temps.length) panels.push({ key: 'temp', lines: temps });
+  const watts = (s) => s.points.map(([x, v]) => [x, v / 1000]);
+  const power = biggest(of('power').map((s) => ({ label: label(s), points: watts(s) })));
+  if (power.length) panels.push({ key: 'power', lines: power });
+  const tokens = of('tokens-per-second').map((s) => ({ label: label(s), points: s.points }));
+  if (tokens.length) panels.push({ key: 'tokens', lines: tokens });
+  const battery = [...of('battery-level').map((s) => ({ label: '%', points: s.points })),
+    ...of('charging').map((s) => ({ label: t('ui.telemetry.panel.battery').includes('插电') ? '插电' : 'plugged', points: s.points.map(([x, v]) => [x, v * 100]) }))];
+  if (battery.length) panels.push({ key: 'battery', lines: battery });
+  if (!panels.length) return null;
+  const shades = [];
+  for (const f of report.findings) {
+    for (const e of f.evidence) {
+      if (e.t_start_s != null && e.t_end_s != null) {
+        const d = shifts.get(e.input) ?? 0;
+        shades.push({ t0: e.t_start_s + d, t1: e.t_end_s + d, label: f.id, severity: f.severity });
+      }
+    }
+  }
+  return {
+    panels: panels.map((p) => ({ title: t(`ui.telemetry.panel.${p.key}`), lines: p.lines })),
+    shades,
+    x_label: t('ui.telemetry.axis'),
+  };
+}
+
+/**
+ * Mounts a chart on `canvas`. Returns { view, setView(x0, x1), reset(), redraw(), onView(fn),
+ * toPng(name), destroy() }; views can be linked across charts with onView + setView.
+ */
+export function createChart(canvas, spec, { cssHeight } = {}) {
+  const chart = new (getCore().Chart)(JSON.stringify(spec));
+  const [t0, t1] = chart.extent();
+  const listeners = [];
+  let view = { x0: t0, x1: t1 };
+  let pending = false;
+  const stats = (window.__tokscopeChartStats ??= { draws: 0, lastMs: 0, maxMs: 0, samples: [] });
+
+  function size() {
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.max(320, canvas.clientWidth || canvas.parentElement?.clientWidth || 800);
+    const h = cssHeight ?? spec.panels.length * PANEL_CSS_PX + 40;
+    canvas.style.height = `${h}px`;
+    canvas.width = Math.round(w * dpr);
+    canvas.height = Math.round(h * dpr);
+    return dpr;
+  }
+  let dpr = size();
+
+  function drawNow() {
+    pending = false;
+    const start = performance.now();
+    const points = chart.draw(canvas, view.x0, view.x1, dpr);
+    const ms = performance.now() - start;
+    stats.draws += 1;
+    stats.lastMs = ms;
+    stats.maxMs = Math.max(stats.maxMs, ms);
+    stats.samples.push(ms);
+    if (stats.samples.length > 500) stats.samples.shift();
+    canvas.dataset.drawMs = ms.toFixed(2);
+    canvas.dataset.points = String(points);
+    canvas.dataset.view = `${view.x0.toFixed(3)},${view.x1.toFixed(3)}`;
+  }
+  function redraw() {
+    if (!pending) {
+      pending = true;
+      requestAnimationFrame(drawNow);
+    }
+  }
+  function setView(x0, x1, notify = true) {
+    const span = Math.max(x1 - x0, (t1 - t0) * 1e-6, 1e-6);
+    const clampedSpan = Math.min(span, t1 - t0 || span);
+    let a = Math.max(t0, Math.min(x0, t1 - clampedSpan));
+    view = { x0: a, x1: a + clampedSpan };
+    redraw();
+    if (notify) for (const fn of listeners) fn(view);
+  }
+  /** Time at a clientX position, from the plot area's pixel range. */
+  function timeAt(clientX) {
+    const rect = canvas.getBoundingClientRect();
+    const [left, right] = chart.plot_x_range(canvas.width, dpr);
+    const px = (clientX - rect.left) * (canvas.width / rect.width);
+    const f = Math.min(1, Math.max(0, (px - left) / (right - left)));
+    return { t: view.x0 + f * (view.x1 - view.x0), f };
+  }
+
+  canvas.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    const { t: at, f } = timeAt(e.clientX);
+    const factor = Math.pow(1.2, (e.deltaY || 0) / 100);
+    const span = (view.x1 - view.x0) * factor;
+    setView(at - f * span, at + (1 - f) * span);
+  }, { passive: false });
+  let drag = null;
+  canvas.addEventListener('pointerdown', (e) => {
+    drag = { x: e.clientX, view };
+    canvas.setPointerCapture?.(e.pointerId);
+  });
+  canvas.addEventListener('pointermove', (e) => {
+    if (!drag) return;
+    const rect = canvas.getBoundingClientRect();
+    const [left, right] = chart.plot_x_range(canvas.width, dpr);
+    const plotCss = (right - left) * (rect.width / canvas.width);
+    const dt = ((e.clientX - drag.x) / plotCss) * (drag.view.x1 - drag.view.x0);
+    setView(drag.view.x0 - dt, drag.view.x1 - dt);
+  });
+  const end = () => { drag = null; };
+  canvas.addEventListener('pointerup', end);
+  canvas.addEventListener('pointercancel', end);
+  canvas.addEventListener('dblclick', () => setView(t0, t1));
+  const onResize = () => { dpr = size(); redraw(); };
+  window.addEventListener('resize', onResize);
+  drawNow();
+
+  return {
+    get view() { return view; },
+    setView: (x0, x1) => setView(x0, x1),
+    reset: () => setView(t0, t1),
+    redraw,
+    drawNow,
+    onView: (fn) => listeners.push(fn),
+    toPng(name = 'tokscope-chart.png') {
+      canvas.toBlob((blob) => {
+        if (!blob) return;
+        const a = document.createElement('a');
+        a.href = URL.createObjectURL(blob);
+        a.download = name;
+        a.click();
+        setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+      }, 'image/png');
+    },
+    destroy() {
+      window.removeEventListener('resize', onResize);
+      chart.free();
+    },
+  };
+}
+
+let current = null;
+const shifts = new Map();
+
+/** One number field per input with series: shifts that input on the time axis. */
+function renderShifts(section, report, t) {
+  const box = section.querySelector('.shift-box');
+  box.replaceChildren();
+  const inputs = [...new Set((report.series ?? []).map((s) => s.input))];
+  if (inputs.length < 2) return;
+  for (const name of inputs) {
+    const field = document.createElement('input');
+    field.type = 'number';
+    field.step = 'any';
+    field.value = String(shifts.get(name) ?? 0);
+    field.dataset.input = name;
+    field.addEventListener('change', () => {
+      const v = Number(field.value);
+      shifts.set(name, Number.isFinite(v) ? v : 0);
+      drawSpec(section, report, t);
+    });
+    const label = document.createElement('label');
+    label.append(`${t('ui.telemetry.shift')} ${name} `, field);
+    box.append(label);
+  }
+}
+
+function drawSpec(section, report, t) {
+  current?.destroy();
+  current = null;
+  const box = section.querySelector('.chart-box');
+  box.replaceChildren();
+  const spec = telemetrySpec(report, t, shifts);
+  section.hidden = !spec;
+  if (!spec) return;
+  const canvas = document.createElement('canvas');
+  canvas.id = 'telemetry-chart';
+  canvas.dataset.panels = spec.panels.map((p) => p.title).join('|');
+  canvas.dataset.shades = spec.shades.map((s) => `${s.label}@${s.t0}-${s.t1}`).join('|');
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', spec.panels.map((p) => p.title).join(', '));
+  box.append(canvas);
+  try {
+    current = createChart(canvas, spec);
+  } catch (err) {
+    const p = document.createElement('p');
+    p.className = 'problem error';
+    p.textContent = t('ui.telemetry.failed', { error: String(err) });
+    box.append(p);
+    return;
+  }
+  section.querySelector('#telemetry-export').onclick = () => current?.toPng('tokscope-telemetry.png');
+  section.querySelector('#telemetry-reset').onclick = () => current?.reset();
+}
+
+/** Renders (or clears) the telemetry section of the page for `report`. */
+export function renderTelemetry(report, t) {
+  const section = document.querySelector('#telemetry');
+  if (!section) return;
+  const names = new Set((report.series ?? []).map((s) => s.input));
+  for (const k of [...shifts.keys()]) if (!names.has(k)) shifts.delete(k);
+  renderShifts(section, report, t);
+  drawSpec(section, report, t);
+}
+
+/** The mounted telemetry chart, for tests and linked views. */
+export const telemetryChart = () => current;
