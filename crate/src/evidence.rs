@@ -3,6 +3,8 @@
 //!
 //! Everything here is bounded by what the evidence needs, not by the size of the inputs.
 
+pub mod sched;
+
 use crate::ingest::fallback_phrases::FallbackClass;
 use crate::sniff::{Framework, InputKind, Rejection};
 use serde::Serialize;
@@ -38,6 +40,14 @@ pub enum ProblemCode {
     KindNotAnalyzed,
     /// More distinct fallback messages than tracked.
     TooManyFallbackMessages,
+    /// Trace lines that matched no known event, header or callchain shape.
+    TraceLinesSkipped,
+    /// More threads than tracked; the rest are counted only.
+    TooManyThreads,
+    /// A binary perf.data larger than the in-memory limit.
+    PerfDataTooLarge,
+    /// A binary perf.data that could not be read (the message names the cause).
+    PerfDataInvalid,
 }
 
 impl ProblemCode {
@@ -49,6 +59,10 @@ impl ProblemCode {
             ProblemCode::LongLinesCut => "long-lines-cut".into(),
             ProblemCode::KindNotAnalyzed => "kind-not-analyzed".into(),
             ProblemCode::TooManyFallbackMessages => "too-many-fallback-messages".into(),
+            ProblemCode::TraceLinesSkipped => "trace-lines-skipped".into(),
+            ProblemCode::TooManyThreads => "too-many-threads".into(),
+            ProblemCode::PerfDataTooLarge => "perf-data-too-large".into(),
+            ProblemCode::PerfDataInvalid => "perf-data-invalid".into(),
         }
     }
 }
@@ -215,6 +229,8 @@ pub struct Evidence {
     pub runs: Vec<Run>,
     pub series: Vec<Series>,
     pub fallbacks: Vec<FallbackGroup>,
+    /// Where threads ran, and the CPU topology hints (traces, /proc/cpuinfo).
+    pub sched: sched::SchedEvidence,
     fallback_index: HashMap<(FallbackClass, String), usize>,
 }
 

@@ -50,6 +50,8 @@ pub enum InputKind {
     Trace,
     /// Comma-, tab- or semicolon-separated telemetry.
     Csv,
+    /// Binary `perf.data` of Linux perf or simpleperf.
+    PerfData,
     /// Not something tokscope reads; the reason is in `Rejection`.
     Unsupported,
 }
@@ -60,6 +62,7 @@ impl InputKind {
             InputKind::Log => "log",
             InputKind::Trace => "trace",
             InputKind::Csv => "csv",
+            InputKind::PerfData => "perf-data",
             InputKind::Unsupported => "unsupported",
         }
     }
@@ -124,6 +127,9 @@ pub fn sniff(head: &[u8]) -> Sniffed {
     if head.is_empty() {
         return Sniffed::rejected(Rejection::Empty);
     }
+    if head.starts_with(b"PERFILE2") || head.starts_with(b"SIMPLEPERF") {
+        return Sniffed::of(InputKind::PerfData, None);
+    }
     if let Some(r) = magic(head) {
         return Sniffed::rejected(r);
     }
@@ -161,8 +167,6 @@ fn magic(head: &[u8]) -> Option<Rejection> {
         (b"\x7fELF", Rejection::Executable, false),
         (b"MZ", Rejection::Executable, true),
         (b"\0asm", Rejection::Executable, false),
-        (b"PERFILE2", Rejection::PerfData, false),
-        (b"SIMPLEPERF", Rejection::PerfData, false),
         (b"\xff\xfe", Rejection::Utf16, false),
         (b"\xfe\xff", Rejection::Utf16, false),
     ];
@@ -336,7 +340,20 @@ fn is_trace(lines: &[&str]) -> bool {
     let header = lines
         .iter()
         .any(|l| l.starts_with("# captured on") || l.starts_with("# tracer:"));
-    hits >= 2 || (hits >= 1 && header)
+    hits >= 2 || (hits >= 1 && header) || is_system_info(lines)
+}
+
+/// `/proc/cpuinfo` (with CPU part ids) or a `cpuinfo_max_freq` list: read with the traces, since
+/// they tell the CPU clusters apart.
+fn is_system_info(lines: &[&str]) -> bool {
+    let cpuinfo = lines.iter().any(|l| l.starts_with("processor\t:") || l.starts_with("processor :"))
+        && lines.iter().any(|l| l.starts_with("CPU part"));
+    let max_freq = lines
+        .iter()
+        .filter(|l| l.contains("cpuinfo_max_freq"))
+        .count()
+        >= 2;
+    cpuinfo || max_freq
 }
 
 fn is_csv(lines: &[&str]) -> bool {
@@ -375,10 +392,7 @@ mod tests {
             sniff(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").rejection,
             Some(Rejection::Image)
         );
-        assert_eq!(
-            sniff(b"PERFILE2\x68\0\0\0").rejection,
-            Some(Rejection::PerfData)
-        );
+        assert_eq!(sniff(b"PERFILE2\x68\0\0\0").kind, InputKind::PerfData);
         assert_eq!(
             sniff(&[1, 2, 3, 0, 5, 6]).rejection,
             Some(Rejection::Binary)

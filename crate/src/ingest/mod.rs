@@ -7,6 +7,10 @@
 pub mod fallback_phrases;
 pub mod lines;
 pub mod log;
+pub mod perf_data;
+pub mod trace;
+pub mod trace_line;
+pub mod tracepoints;
 pub mod wrapper;
 
 use crate::evidence::{Evidence, InputId, ProblemCode};
@@ -30,6 +34,8 @@ enum Stage {
     /// Collecting the first bytes for the sniffer.
     Sniffing(Vec<u8>),
     Parsing(Box<dyn LineParser>),
+    /// A binary perf.data: bytes are collected, then read at the end.
+    Binary(perf_data::PerfDataReader),
     /// Rejected or finished: further bytes are only counted.
     Done,
 }
@@ -61,6 +67,7 @@ impl InputReader {
                 }
             }
             Stage::Parsing(_) => self.feed(chunk, ev),
+            Stage::Binary(reader) => reader.push(chunk),
             Stage::Done => {}
         }
     }
@@ -70,9 +77,13 @@ impl InputReader {
             let head = std::mem::take(head);
             self.start(&head, ev);
         }
-        if let Stage::Parsing(parser) = &mut self.stage {
-            self.splitter.finish(&mut |l| parser.line(l, ev));
-            parser.finish(ev);
+        match std::mem::replace(&mut self.stage, Stage::Done) {
+            Stage::Parsing(mut parser) => {
+                self.splitter.finish(&mut |l| parser.line(l, ev));
+                parser.finish(ev);
+            }
+            Stage::Binary(reader) => reader.finish(ev),
+            _ => {}
         }
         let facts = &mut ev.inputs[self.id];
         facts.lines = self.splitter.lines();
@@ -91,6 +102,12 @@ impl InputReader {
             self.stage = Stage::Done;
             return;
         }
+        if sniffed.kind == InputKind::PerfData {
+            let mut reader = perf_data::PerfDataReader::new(self.id);
+            reader.push(head);
+            self.stage = Stage::Binary(reader);
+            return;
+        }
         let parser: Box<dyn LineParser> = match sniffed.kind {
             InputKind::Log => {
                 if sniffed.framework.is_none() {
@@ -98,11 +115,12 @@ impl InputReader {
                 }
                 Box::new(log::LogParser::new(self.id))
             }
-            InputKind::Trace | InputKind::Csv => {
+            InputKind::Trace => Box::new(trace::TraceParser::new(self.id)),
+            InputKind::Csv => {
                 ev.problem(self.id, ProblemCode::KindNotAnalyzed, None);
                 Box::new(CountOnly)
             }
-            InputKind::Unsupported => Box::new(CountOnly),
+            InputKind::Unsupported | InputKind::PerfData => Box::new(CountOnly),
         };
         self.stage = Stage::Parsing(parser);
         self.feed(head, ev);

@@ -171,8 +171,13 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
             }
             ProblemReport {
                 level: match p.code {
-                    ProblemCode::Rejected(_) => "error",
-                    ProblemCode::LongLinesCut | ProblemCode::TooManyFallbackMessages => "warning",
+                    ProblemCode::Rejected(_)
+                    | ProblemCode::PerfDataInvalid
+                    | ProblemCode::PerfDataTooLarge => "error",
+                    ProblemCode::LongLinesCut
+                    | ProblemCode::TooManyFallbackMessages
+                    | ProblemCode::TraceLinesSkipped
+                    | ProblemCode::TooManyThreads => "warning",
                     ProblemCode::UnknownLog | ProblemCode::KindNotAnalyzed => "info",
                 },
                 code,
