@@ -25,6 +25,7 @@ pub mod ingest;
 pub mod report;
 pub mod session;
 pub mod sniff;
+pub mod topology;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 

@@ -5,6 +5,14 @@
 //! bilingual catalogue.
 
 mod fallback;
+pub mod freq_view;
+mod sched_affinity_subset;
+mod sched_little_cores;
+mod sched_migrations;
+mod sched_oversubscribed;
+pub mod sched_view;
+mod thermal_freq_capped;
+mod thermal_rotating_throttle;
 
 use crate::evidence::{Evidence, InputId};
 use serde::Serialize;
@@ -60,7 +68,15 @@ pub struct Finding {
 type Rule = fn(&Evidence) -> Vec<Finding>;
 
 /// Every rule, in the order their findings are listed when severities tie.
-const RULES: &[Rule] = &[fallback::rule];
+const RULES: &[Rule] = &[
+    fallback::rule,
+    sched_little_cores::rule,
+    sched_affinity_subset::rule,
+    sched_oversubscribed::rule,
+    sched_migrations::rule,
+    thermal_rotating_throttle::rule,
+    thermal_freq_capped::rule,
+];
 
 /// Runs every rule; findings come most severe first.
 pub fn diagnose(ev: &Evidence) -> Vec<Finding> {
@@ -71,5 +87,14 @@ pub fn diagnose(ev: &Evidence) -> Vec<Finding> {
 
 /// Every finding id a rule can emit, so the catalogue can be checked for completeness.
 pub fn finding_ids() -> Vec<&'static str> {
-    fallback::IDS.to_vec()
+    [
+        fallback::IDS,
+        sched_little_cores::IDS,
+        sched_affinity_subset::IDS,
+        sched_oversubscribed::IDS,
+        sched_migrations::IDS,
+        thermal_rotating_throttle::IDS,
+        thermal_freq_capped::IDS,
+    ]
+    .concat()
 }

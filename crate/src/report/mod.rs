@@ -1,6 +1,7 @@
 //! Report: the one serde value that the page, the CLI, the JSON export and (later) the share
 //! link all read. Its schema is documented in `docs/report.md`.
 
+pub mod sched;
 pub mod text;
 
 use crate::catalogue::{self, Lang};
@@ -20,6 +21,9 @@ pub struct Report {
     pub inputs: Vec<InputReport>,
     pub runs: Vec<Run>,
     pub findings: Vec<FindingReport>,
+    /// Where threads ran: topology, residency, timeline, frequency (only when traces were read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sched: Option<sched::SchedReport>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -137,6 +141,7 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
         inputs: ev.inputs.iter().map(|i| input_report(i, lang)).collect(),
         runs: ev.runs.clone(),
         findings,
+        sched: sched::build(ev),
     }
 }
 
