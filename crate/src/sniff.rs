@@ -141,10 +141,12 @@ pub fn sniff(head: &[u8]) -> Sniffed {
         return Sniffed::rejected(Rejection::Empty);
     }
     let lines: Vec<&str> = text.lines().take(400).collect();
-    let framework = detect_framework(&lines);
-    if framework.is_none() && is_trace(&lines) {
+    // Traces first: their callchains and command lines name frameworks too (`ggml_vec_dot`,
+    // `llama-cli -m x.gguf`), but their event lines are unmistakable.
+    if is_trace(&lines) {
         return Sniffed::of(InputKind::Trace, None);
     }
+    let framework = detect_framework(&lines);
     if framework.is_none() && is_csv(&lines) {
         return Sniffed::of(InputKind::Csv, None);
     }
@@ -321,7 +323,8 @@ fn trace_patterns() -> &'static [Regex; 2] {
     P.get_or_init(|| {
         [
             // perf script / simpleperf sample header: comm, [pid/]tid, optional [cpu], time:
-            Regex::new(r"^\S.*?\s+\d+(?:/\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:\s").expect("perf header"),
+            // (perf right-aligns the thread name, so the line may start with spaces.)
+            Regex::new(r"^\s*\S.*?\s+\d+(?:/\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:\s").expect("perf header"),
             // ftrace / systrace: comm-tid [cpu] flags time: event:
             Regex::new(
                 r"^\s*.+-\d+\s+(?:\(\s*[\d-]+\)\s+)?\[\d+\]\s+(?:\S{4,5}\s+)?\d+\.\d+:\s+\w+:",
@@ -340,7 +343,7 @@ fn is_trace(lines: &[&str]) -> bool {
     let header = lines
         .iter()
         .any(|l| l.starts_with("# captured on") || l.starts_with("# tracer:"));
-    hits >= 2 || (hits >= 1 && header) || is_system_info(lines)
+    hits >= 3 || (hits >= 1 && header) || is_system_info(lines)
 }
 
 /// `/proc/cpuinfo` (with CPU part ids) or a `cpuinfo_max_freq` list: read with the traces, since

@@ -9,7 +9,7 @@ use tokscope::Lang;
 use tokscope_tests::{report_of, root, samples};
 
 /// Sample folders with a golden report per file.
-const FOLDERS: &[&str] = &["demo", "logs", "negative", "invalid"];
+const FOLDERS: &[&str] = &["demo", "logs", "negative", "invalid", "traces"];
 
 fn expected_path(sample: &Path) -> std::path::PathBuf {
     let folder = sample

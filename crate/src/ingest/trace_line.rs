@@ -181,7 +181,14 @@ pub fn is_frame(line: &str) -> bool {
         return false;
     }
     let end = t.find([' ', '\t']).unwrap_or(t.len());
-    end > 0 && t.as_bytes()[..end].iter().all(u8::is_ascii_hexdigit)
+    if end == 0 || !t.as_bytes()[..end].iter().all(u8::is_ascii_hexdigit) {
+        return false;
+    }
+    // perf right-aligns the thread name, so a header of a thread named like a hex word
+    // (`     add 123 [000] ...`) is indented too: there the next token is the tid.
+    let next = t[end..].trim_start_matches([' ', '\t']);
+    let next = &next[..next.find([' ', '\t']).unwrap_or(next.len())];
+    next.is_empty() || !next.bytes().all(|b| b.is_ascii_digit() || b == b'/')
 }
 
 #[cfg(test)]
@@ -223,5 +230,7 @@ mod tests {
         assert!(is_frame("        b3cea6c4\tLock::unlock() (/system/lib/libc.so)"));
         assert!(!is_frame("ffff sym"));
         assert!(!is_frame("   comm-12 [001] 1.5: x:"));
+        assert!(!is_frame("             dad 26758 [000]  1905.089909: cpu-clock:"));
+        assert!(!is_frame("             dad 26758/26758 1905.089909: cpu-clock:"));
     }
 }
