@@ -1,6 +1,7 @@
 // The page: reads dropped, picked or pasted files in slices, streams them into the wasm core,
 // and renders the report. Every string from a file is set as text, never as HTML.
 import init, { Analysis } from './pkg/tokscope.js';
+import { renderSched } from './trace.js';
 
 const SLICE_BYTES = 4 * 1024 * 1024;
 const EXAMPLE = 'samples/device-b-llama-android.logcat.txt';
@@ -78,6 +79,14 @@ export function renderReport(report) {
   $('#results').hidden = false;
   renderInputs(report.inputs);
   renderFindings(report.findings);
+  renderSched(report.sched, { t, apply: applyToAnalysis });
+}
+
+/** Runs `fn(analysis)` (a topology or thread choice) and renders the new report. */
+function applyToAnalysis(fn) {
+  if (!analysis) return;
+  fn(analysis);
+  render();
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -152,6 +161,7 @@ function clearAll() {
   $('#results').hidden = true;
   $('#inputs').replaceChildren();
   $('#findings').replaceChildren();
+  renderSched(null, { t, apply: applyToAnalysis });
   setStatus(t('ui.status.ready'));
 }
 

@@ -19,6 +19,7 @@
 //! ```
 
 pub mod catalogue;
+pub mod chart;
 pub mod diagnose;
 pub mod evidence;
 pub mod ingest;

@@ -32,6 +32,17 @@ impl Analysis {
         self.session.end(id as usize);
     }
 
+    /// Sets the CPU topology: a preset id (`sd8gen2`) or a cluster list
+    /// (`0-3:little,4-6:mid,7:big@3200`); empty for what the inputs say.
+    pub fn set_topology(&mut self, spec: &str) {
+        self.session.set_topology(spec);
+    }
+
+    /// Sets the inference threads (tids or name fragments, comma-separated); empty for automatic.
+    pub fn set_threads(&mut self, spec: &str) {
+        self.session.set_threads(spec);
+    }
+
     /// The report as JSON (the schema of `docs/report.md`), rendered in `lang` (`en`, `zh`, ...).
     pub fn report_json(&mut self, lang: &str) -> String {
         let report = self.session.report(Lang::from_tag(lang));
@@ -48,4 +59,24 @@ impl Default for Analysis {
 #[wasm_bindgen]
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
+}
+
+fn trace_of(trace_json: &str) -> Result<crate::report::sched::TraceReport, JsValue> {
+    serde_json::from_str(trace_json).map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+/// Draws the thread timeline of one `sched.traces[]` entry (as JSON) into the canvas `canvas_id`.
+#[wasm_bindgen]
+pub fn draw_timeline(canvas_id: &str, trace_json: &str, width: i32) -> Result<(), JsValue> {
+    let trace = trace_of(trace_json)?;
+    let (rects, labels) = crate::chart::timeline::timeline_layout(&trace, width);
+    crate::chart::timeline::paint(canvas_id, &rects, &labels).map_err(|e| JsValue::from_str(&e))
+}
+
+/// Draws the per-CPU frequency strip of one `sched.traces[]` entry into the canvas `canvas_id`.
+#[wasm_bindgen]
+pub fn draw_freq_strip(canvas_id: &str, trace_json: &str, width: i32) -> Result<(), JsValue> {
+    let trace = trace_of(trace_json)?;
+    let (rects, labels) = crate::chart::timeline::freq_layout(&trace, width);
+    crate::chart::timeline::paint(canvas_id, &rects, &labels).map_err(|e| JsValue::from_str(&e))
 }

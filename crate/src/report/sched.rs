@@ -20,6 +20,9 @@ pub struct SchedReport {
     /// Presets the user can pick: (id, label).
     pub presets: Vec<PresetRef>,
     pub traces: Vec<TraceReport>,
+    /// The inference threads the user chose, if any (tids or name fragments).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threads_override: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -105,6 +108,10 @@ fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
 fn format_key(f: Option<TraceFormat>) -> Option<String> {
     serde_json::to_value(f?).ok()?.as_str().map(str::to_string)
 }
@@ -125,6 +132,7 @@ pub fn build(ev: &Evidence) -> Option<SchedReport> {
             .collect(),
         topology: topo,
         traces,
+        threads_override: ev.sched.threads_override.clone(),
     })
 }
 
@@ -154,14 +162,14 @@ fn trace_report(ev: &Evidence, v: &TraceView<'_>, topo: &Topology) -> TraceRepor
                 pid: r.thread.pid,
                 comm: r.thread.comm.clone(),
                 inference: r.inference,
-                total: round2(r.total),
+                total: round3(r.total),
                 little: s(Cluster::Little),
                 mid: s(Cluster::Mid),
                 big: s(Cluster::Big),
                 unknown: s(Cluster::Unknown),
                 cpus: sched_view::cpu_list(&cpus),
                 runnable_s: (v.unit == sched_view::Unit::Seconds)
-                    .then(|| round2(r.thread.runnable_s)),
+                    .then(|| round3(r.thread.runnable_s)),
             }
         })
         .collect();
