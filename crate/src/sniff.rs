@@ -343,7 +343,7 @@ fn is_trace(lines: &[&str]) -> bool {
     let header = lines
         .iter()
         .any(|l| l.starts_with("# captured on") || l.starts_with("# tracer:"));
-    hits >= 3 || (hits >= 1 && header) || is_system_info(lines)
+    hits >= 2 || (hits >= 1 && header) || is_system_info(lines)
 }
 
 /// `/proc/cpuinfo` (with CPU part ids) or a `cpuinfo_max_freq` list: read with the traces, since
@@ -419,6 +419,11 @@ mod tests {
         assert_eq!(sniff(perf).kind, InputKind::Trace);
         let csv = b"time,cpu0_freq_khz,temp_c\n0,1800000,41.5\n1,1800000,42.0\n2,1500000,45.1\n";
         assert_eq!(sniff(csv).kind, InputKind::Csv);
+        // perf right-aligns thread names, and callchains name ggml functions: still a trace.
+        let right = b"       llama-cli  8366 [004]  1419.093642:    1000000 cpu-clock:\n\t7f00 ggml_vec_dot_q4_0_q8_0 (/libggml.so)\n\t7f01 ggml_graph_compute (/libggml.so)\n\n       llama-cli  8367 [005]  1419.093652:    1000000 cpu-clock:\n\t7f00 ggml_vec_dot_q4_0_q8_0 (/libggml.so)\n";
+        assert_eq!(sniff(right).kind, InputKind::Trace);
+        let cpuinfo = b"processor\t: 0\nBogoMIPS\t: 38.40\nCPU implementer\t: 0x41\nCPU part\t: 0xd05\n";
+        assert_eq!(sniff(cpuinfo).kind, InputKind::Trace);
         let log = b"starting up, please wait\nloaded model, 3 layers\nall good\n";
         assert_eq!(sniff(log).kind, InputKind::Log);
     }

@@ -174,21 +174,57 @@ fn split_token(s: &str) -> (&str, &str) {
     }
 }
 
+/// Byte classes for [`is_frame`]: 1 space or tab, 2 hex digit (decimal digits are hex too).
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b' ' as usize] = 1;
+    t[b'\t' as usize] = 1;
+    let mut c = b'0';
+    while c <= b'9' {
+        t[c as usize] = 2;
+        c += 1;
+    }
+    let mut c = b'a';
+    while c <= b'f' {
+        t[c as usize] = 2;
+        t[(c - 32) as usize] = 2;
+        c += 1;
+    }
+    t
+};
+
 /// A callchain or other detail line under a sample: indented, first token a hex address.
+/// Table-driven: this runs on most lines of a trace with callchains.
 pub fn is_frame(line: &str) -> bool {
-    let t = line.trim_start_matches([' ', '\t']);
-    if t.len() == line.len() {
+    let b = line.as_bytes();
+    let Some(start) = b.iter().position(|&c| CLASS[c as usize] != 1) else {
+        return false;
+    };
+    if start == 0 {
         return false;
     }
-    let end = t.find([' ', '\t']).unwrap_or(t.len());
-    if end == 0 || !t.as_bytes()[..end].iter().all(u8::is_ascii_hexdigit) {
+    let rest = &b[start..];
+    let end = rest
+        .iter()
+        .position(|&c| CLASS[c as usize] != 2)
+        .unwrap_or(rest.len());
+    if end == 0 || (end < rest.len() && CLASS[rest[end] as usize] != 1) {
         return false;
     }
     // perf right-aligns the thread name, so a header of a thread named like a hex word
     // (`     add 123 [000] ...`) is indented too: there the next token is the tid.
-    let next = t[end..].trim_start_matches([' ', '\t']);
-    let next = &next[..next.find([' ', '\t']).unwrap_or(next.len())];
-    next.is_empty() || !next.bytes().all(|b| b.is_ascii_digit() || b == b'/')
+    let after = &rest[end..];
+    let next = after
+        .iter()
+        .position(|&c| CLASS[c as usize] != 1)
+        .unwrap_or(after.len());
+    let tok = &after[next..];
+    let tok_end = tok
+        .iter()
+        .position(|&c| !(c.is_ascii_digit() || c == b'/'))
+        .unwrap_or(tok.len());
+    let tid_like = tok_end > 0 && (tok_end == tok.len() || CLASS[tok[tok_end] as usize] == 1);
+    !tid_like
 }
 
 #[cfg(test)]
