@@ -11,7 +11,10 @@ use tokscope::{Lang, Session};
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
 }
@@ -31,19 +34,21 @@ const SYMS: &[&str] = &[
 pub fn synthetic(mb: usize) -> Vec<u8> {
     let mut out = Vec::with_capacity(mb << 20);
     let mut r = Lcg(42);
-    let mut t = 81234.000_001f64;
+    let mut t = 81_234.000_001_f64;
     while out.len() < mb << 20 {
         let tid = 2231 + r.next() % 8;
         let cpu = r.next() % 8;
         t += 0.000_25;
         out.extend_from_slice(
-            format!("       llama-cli  2231/{tid} [{cpu:03}] {t:.6}:     250000 cpu-clock:pppH:\n").as_bytes(),
+            format!("       llama-cli  2231/{tid} [{cpu:03}] {t:.6}:     250000 cpu-clock:pppH:\n")
+                .as_bytes(),
         );
         for _ in 0..6 + r.next() % 9 {
             let sym = SYMS[(r.next() % SYMS.len() as u64) as usize];
             let addr = 0xffff_8c00_0000u64 + r.next() % 0x40_0000;
             out.extend_from_slice(
-                format!("\t    {addr:x} {sym} (/home/user/llama.cpp/build/bin/libggml-cpu.so)\n").as_bytes(),
+                format!("\t    {addr:x} {sym} (/home/user/llama.cpp/build/bin/libggml-cpu.so)\n")
+                    .as_bytes(),
             );
         }
         out.push(b'\n');
@@ -52,7 +57,10 @@ pub fn synthetic(mb: usize) -> Vec<u8> {
 }
 
 fn main() {
-    let mb: usize = std::env::var("TRACE_BENCH_MB").ok().and_then(|v| v.parse().ok()).unwrap_or(128);
+    let mb: usize = std::env::var("TRACE_BENCH_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(128);
     let data = synthetic(mb);
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench");
     let _ = std::fs::create_dir_all(&dir);

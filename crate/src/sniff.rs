@@ -324,7 +324,8 @@ fn trace_patterns() -> &'static [Regex; 2] {
         [
             // perf script / simpleperf sample header: comm, [pid/]tid, optional [cpu], time:
             // (perf right-aligns the thread name, so the line may start with spaces.)
-            Regex::new(r"^\s*\S.*?\s+\d+(?:/\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:\s").expect("perf header"),
+            Regex::new(r"^\s*\S.*?\s+\d+(?:/\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:\s")
+                .expect("perf header"),
             // ftrace / systrace: comm-tid [cpu] flags time: event:
             Regex::new(
                 r"^\s*.+-\d+\s+(?:\(\s*[\d-]+\)\s+)?\[\d+\]\s+(?:\S{4,5}\s+)?\d+\.\d+:\s+\w+:",
@@ -349,7 +350,9 @@ fn is_trace(lines: &[&str]) -> bool {
 /// `/proc/cpuinfo` (with CPU part ids) or a `cpuinfo_max_freq` list: read with the traces, since
 /// they tell the CPU clusters apart.
 fn is_system_info(lines: &[&str]) -> bool {
-    let cpuinfo = lines.iter().any(|l| l.starts_with("processor\t:") || l.starts_with("processor :"))
+    let cpuinfo = lines
+        .iter()
+        .any(|l| l.starts_with("processor\t:") || l.starts_with("processor :"))
         && lines.iter().any(|l| l.starts_with("CPU part"));
     let max_freq = lines
         .iter()
@@ -422,7 +425,8 @@ mod tests {
         // perf right-aligns thread names, and callchains name ggml functions: still a trace.
         let right = b"       llama-cli  8366 [004]  1419.093642:    1000000 cpu-clock:\n\t7f00 ggml_vec_dot_q4_0_q8_0 (/libggml.so)\n\t7f01 ggml_graph_compute (/libggml.so)\n\n       llama-cli  8367 [005]  1419.093652:    1000000 cpu-clock:\n\t7f00 ggml_vec_dot_q4_0_q8_0 (/libggml.so)\n";
         assert_eq!(sniff(right).kind, InputKind::Trace);
-        let cpuinfo = b"processor\t: 0\nBogoMIPS\t: 38.40\nCPU implementer\t: 0x41\nCPU part\t: 0xd05\n";
+        let cpuinfo =
+            b"processor\t: 0\nBogoMIPS\t: 38.40\nCPU implementer\t: 0x41\nCPU part\t: 0xd05\n";
         assert_eq!(sniff(cpuinfo).kind, InputKind::Trace);
         let log = b"starting up, please wait\nloaded model, 3 layers\nall good\n";
         assert_eq!(sniff(log).kind, InputKind::Log);

@@ -70,7 +70,10 @@ impl Topology {
             .map_or(Cluster::Unknown, |c| c.cluster)
     }
     pub fn max_mhz(&self, cpu: u32) -> Option<f64> {
-        self.cpus.iter().find(|c| c.cpu == cpu).and_then(|c| c.max_mhz)
+        self.cpus
+            .iter()
+            .find(|c| c.cpu == cpu)
+            .and_then(|c| c.max_mhz)
     }
     pub fn cpus_in(&self, cl: Cluster) -> Vec<u32> {
         self.cpus
@@ -283,7 +286,7 @@ fn levels_with(values: &BTreeMap<u32, f64>, step: f64) -> BTreeMap<u32, Cluster>
     sorted.sort_by(f64::total_cmp);
     for v in sorted {
         // Within 3% is the same level (vendors trim bins slightly per core).
-        if levels.last().is_none_or(|&l| v > l * step) {
+        if levels.last().map_or(true, |&l| v > l * step) {
             levels.push(v);
         }
     }
@@ -304,7 +307,9 @@ fn levels_with(values: &BTreeMap<u32, f64>, step: f64) -> BTreeMap<u32, Cluster>
 }
 
 pub fn preset(id: &str) -> Option<&'static Preset> {
-    PRESETS.iter().find(|p| p.id.eq_ignore_ascii_case(id.trim()))
+    PRESETS
+        .iter()
+        .find(|p| p.id.eq_ignore_ascii_case(id.trim()))
 }
 
 fn preset_cpus(p: &Preset) -> Vec<CpuTopo> {
@@ -325,7 +330,11 @@ fn preset_cpus(p: &Preset) -> Vec<CpuTopo> {
 /// Parses a user cluster list: `0-3:little,4-6:mid,7:big@3200` (MHz optional).
 pub fn parse_spec(spec: &str) -> Option<Vec<CpuTopo>> {
     let mut out: Vec<CpuTopo> = Vec::new();
-    for part in spec.split([',', ';']).map(str::trim).filter(|s| !s.is_empty()) {
+    for part in spec
+        .split([',', ';'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
         let (range, rest) = part.split_once(':')?;
         let (cl, mhz) = match rest.split_once('@') {
             Some((c, m)) => (c, Some(m.trim().parse::<f64>().ok()?)),
@@ -435,9 +444,8 @@ pub fn resolve(s: &SchedEvidence) -> Topology {
     };
     let mut pick: Option<(TopologySource, Option<&'static Preset>, Vec<CpuTopo>)> = None;
     if n_cpus > 0 && h.max_khz.len() as u32 >= n_cpus.min(2) && !h.max_khz.is_empty() {
-        let levels = clusters_from_levels(
-            &h.max_khz.iter().map(|(&c, &k)| (c, k as f64)).collect(),
-        );
+        let levels =
+            clusters_from_levels(&h.max_khz.iter().map(|(&c, &k)| (c, k as f64)).collect());
         if let Some(c) = all(&|cpu| levels.get(&cpu).copied()) {
             pick = Some((TopologySource::CpuinfoMaxFreq, None, c));
         }
@@ -447,7 +455,8 @@ pub fn resolve(s: &SchedEvidence) -> Topology {
             .cpu_part
             .iter()
             .filter_map(|(&cpu, &part)| {
-                core_of(h.cpu_implementer.get(&cpu).copied(), part).map(|(_, t)| (cpu, t as f64 + 1.0))
+                core_of(h.cpu_implementer.get(&cpu).copied(), part)
+                    .map(|(_, t)| (cpu, t as f64 + 1.0))
             })
             .collect();
         let levels = clusters_from_levels(&tiers);
@@ -466,7 +475,10 @@ pub fn resolve(s: &SchedEvidence) -> Topology {
         }
     }
     if pick.is_none() && !observed.is_empty() && observed.len() as u32 >= n_cpus {
-        let levels = levels_with(&observed.iter().map(|(&c, &k)| (c, k as f64)).collect(), 1.15);
+        let levels = levels_with(
+            &observed.iter().map(|(&c, &k)| (c, k as f64)).collect(),
+            1.15,
+        );
         if let Some(c) = all(&|cpu| levels.get(&cpu).copied()) {
             pick = Some((TopologySource::ObservedFreq, None, c));
         }
@@ -475,7 +487,9 @@ pub fn resolve(s: &SchedEvidence) -> Topology {
         .arch
         .as_deref()
         .is_some_and(|a| a.contains("x86") || a.contains("i686"))
-        || h.cpu_desc.as_deref().is_some_and(|d| d.contains("Intel") || d.contains("AMD"));
+        || h.cpu_desc
+            .as_deref()
+            .is_some_and(|d| d.contains("Intel") || d.contains("AMD"));
     if pick.is_none() && x86 && n_cpus > 0 {
         if let Some(c) = all(&|_| Some(Big)) {
             pick = Some((TopologySource::Uniform, None, c));
@@ -521,9 +535,15 @@ mod tests {
 
     #[test]
     fn levels_make_clusters() {
-        let m: BTreeMap<u32, f64> = [(0, 1800.0), (1, 1800.0), (2, 2800.0), (3, 2750.0), (4, 3200.0)]
-            .into_iter()
-            .collect();
+        let m: BTreeMap<u32, f64> = [
+            (0, 1800.0),
+            (1, 1800.0),
+            (2, 2800.0),
+            (3, 2750.0),
+            (4, 3200.0),
+        ]
+        .into_iter()
+        .collect();
         let c = clusters_from_levels(&m);
         assert_eq!(c[&0], Little);
         assert_eq!(c[&2], Mid);
@@ -550,7 +570,9 @@ mod tests {
     fn cpuinfo_parts_and_preset_names() {
         let mut s = SchedEvidence::default();
         for cpu in 0..8 {
-            s.hints.cpu_part.insert(cpu, if cpu < 4 { 0xd05 } else { 0xd0b });
+            s.hints
+                .cpu_part
+                .insert(cpu, if cpu < 4 { 0xd05 } else { 0xd0b });
         }
         let t = resolve(&s);
         assert_eq!(t.source, TopologySource::CpuPart);
@@ -560,7 +582,10 @@ mod tests {
         let mut s = SchedEvidence::default();
         s.hints.hardware = Some("Qualcomm Technologies, Inc SM8550".into());
         let t = resolve(&s);
-        assert_eq!((t.source, t.preset), (TopologySource::Preset, Some("sd8gen2")));
+        assert_eq!(
+            (t.source, t.preset),
+            (TopologySource::Preset, Some("sd8gen2"))
+        );
         assert_eq!(t.max_mhz(7), Some(3187.2));
     }
 }

@@ -90,7 +90,13 @@ pub fn timeline_layout(trace: &TraceReport, width: i32) -> (Vec<Rect>, Vec<Label
                 e += 1;
             }
             if let Some(col) = cell_colour(c) {
-                rects.push((x_of(b as f64), y0 + 1, x_of(e as f64).max(x_of(b as f64) + 1), y0 + LANE_H - 1, col));
+                rects.push((
+                    x_of(b as f64),
+                    y0 + 1,
+                    x_of(e as f64).max(x_of(b as f64) + 1),
+                    y0 + LANE_H - 1,
+                    col,
+                ));
             }
             b = e;
         }
@@ -162,12 +168,16 @@ mod draw {
 
     /// Draws rectangles and labels into the canvas with the given element id.
     pub fn paint(canvas_id: &str, rects: &[Rect], labels: &[Label]) -> Result<(), String> {
-        let backend = CanvasBackend::new(canvas_id).ok_or_else(|| format!("no canvas #{canvas_id}"))?;
+        let backend =
+            CanvasBackend::new(canvas_id).ok_or_else(|| format!("no canvas #{canvas_id}"))?;
         let root = backend.into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
         for &(x0, y0, x1, y1, (r, g, b)) in rects {
-            root.draw(&Rectangle::new([(x0, y0), (x1, y1)], RGBColor(r, g, b).filled()))
-                .map_err(|e| e.to_string())?;
+            root.draw(&Rectangle::new(
+                [(x0, y0), (x1, y1)],
+                RGBColor(r, g, b).filled(),
+            ))
+            .map_err(|e| e.to_string())?;
         }
         let style = ("sans-serif", 11).into_font().color(&RGBColor(40, 40, 40));
         for (x, y, text) in labels {
@@ -196,12 +206,23 @@ mod tests {
             switches: 0,
             migrations: 0,
             freq_events: 0,
-            lines: LineCounts { event: 0, detail: 0, header: 0, blank: 0, skipped: 0 },
+            lines: LineCounts {
+                event: 0,
+                detail: 0,
+                header: 0,
+                blank: 0,
+                skipped: 0,
+            },
             threads: Vec::new(),
             timeline: Timeline {
                 bin_s: 0.25,
                 bins: cells.len(),
-                lanes: vec![Lane { tid: 7, comm: "llama-cli".into(), inference: true, cells: cells.into() }],
+                lanes: vec![Lane {
+                    tid: 7,
+                    comm: "llama-cli".into(),
+                    inference: true,
+                    cells: cells.into(),
+                }],
             },
             freq: Vec::new(),
         }

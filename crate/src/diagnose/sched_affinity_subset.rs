@@ -30,8 +30,16 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
         let per_cpu = v.inference_per_cpu();
         let total = v.known_total();
         let share = |cpu: u32| per_cpu.get(cpu as usize).copied().unwrap_or(0.0) / total;
-        let untouched: Vec<u32> = fast.iter().copied().filter(|&c| share(c) < UNTOUCHED_SHARE).collect();
-        let used_fast: Vec<u32> = fast.iter().copied().filter(|&c| share(c) >= USED_SHARE).collect();
+        let untouched: Vec<u32> = fast
+            .iter()
+            .copied()
+            .filter(|&c| share(c) < UNTOUCHED_SHARE)
+            .collect();
+        let used_fast: Vec<u32> = fast
+            .iter()
+            .copied()
+            .filter(|&c| share(c) >= USED_SHARE)
+            .collect();
         let little_share = v.inference_by_cluster()[Cluster::Little.index()] / total;
         let threads = v.inference().count();
         let crowded = little_share >= LITTLE_SHARE || threads > used_fast.len();

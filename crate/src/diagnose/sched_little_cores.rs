@@ -35,7 +35,10 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             .map(|t| {
                 let b = t.by_cluster;
                 let known = (b[0] + b[1] + b[2]).max(f64::MIN_POSITIVE);
-                (b[Cluster::Little.index()] / known, sched_view::label(t.thread))
+                (
+                    b[Cluster::Little.index()] / known,
+                    sched_view::label(t.thread),
+                )
             })
             .collect();
         worst.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -64,7 +67,10 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                 ("little_cpus", cpu_list(&little)),
                 ("measure", what.to_string()),
                 ("worst", top.join(", ")),
-                ("topology_source", format!("{:?}", topo.source).to_lowercase()),
+                (
+                    "topology_source",
+                    format!("{:?}", topo.source).to_lowercase(),
+                ),
             ],
             count: None,
             evidence: vec![EvidenceRef {

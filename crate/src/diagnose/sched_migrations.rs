@@ -17,7 +17,15 @@ pub const MIN_COUNT: u64 = 10;
 
 pub fn rule(ev: &Evidence) -> Vec<Finding> {
     let (topo, views) = sched_view::views(ev);
-    if !topo.known() || topo.cpus.iter().map(|c| c.cluster).collect::<std::collections::BTreeSet<_>>().len() < 2 {
+    if !topo.known()
+        || topo
+            .cpus
+            .iter()
+            .map(|c| c.cluster)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len()
+            < 2
+    {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -49,8 +57,12 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
         if count < MIN_COUNT || rate < MIN_RATE_PER_S {
             continue;
         }
-        per_thread.sort_by(|a, b| b.0.cmp(&a.0));
-        let top: Vec<String> = per_thread.iter().take(3).map(|(n, l)| format!("{l} ×{n}")).collect();
+        per_thread.sort_by_key(|p| std::cmp::Reverse(p.0));
+        let top: Vec<String> = per_thread
+            .iter()
+            .take(3)
+            .map(|(n, l)| format!("{l} ×{n}"))
+            .collect();
         let source = if from_tracepoint {
             "sched_migrate_task"
         } else {

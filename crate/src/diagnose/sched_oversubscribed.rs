@@ -23,7 +23,10 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             continue;
         }
         let top = v.inference().map(|t| t.total).fold(0.0, f64::max);
-        let busy: Vec<_> = v.inference().filter(|t| t.total >= BUSY_FRACTION * top).collect();
+        let busy: Vec<_> = v
+            .inference()
+            .filter(|t| t.total >= BUSY_FRACTION * top)
+            .collect();
         if busy.len() <= fast {
             continue;
         }
@@ -31,7 +34,10 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             Unit::Seconds => {
                 let run: f64 = busy.iter().map(|t| t.total).sum();
                 let wait: f64 = busy.iter().map(|t| t.thread.runnable_s).sum();
-                (format!("{wait:.2} s"), pct(wait / (run + wait).max(f64::MIN_POSITIVE)))
+                (
+                    format!("{wait:.2} s"),
+                    pct(wait / (run + wait).max(f64::MIN_POSITIVE)),
+                )
             }
             Unit::Samples => ("unknown".to_string(), "unknown".to_string()),
         };

@@ -12,15 +12,47 @@ use crate::topology::{self, Cluster, Topology};
 
 /// Thread-name fragments of inference runtimes (lower case).
 const INFERENCE_NAMES: &[&str] = &[
-    "llama", "ggml", "whisper", "mnn", "tflite", "xnnpack", "pthreadpool", "onnx", "ort_",
-    "ort-", "intra-op", "mlc", "tvm", "executorch", "ncnn", "qnn", "genie", "mediapipe", "litert",
-    "llm", "infer", "ollama",
+    "llama",
+    "ggml",
+    "whisper",
+    "mnn",
+    "tflite",
+    "xnnpack",
+    "pthreadpool",
+    "onnx",
+    "ort_",
+    "ort-",
+    "intra-op",
+    "mlc",
+    "tvm",
+    "executorch",
+    "ncnn",
+    "qnn",
+    "genie",
+    "mediapipe",
+    "litert",
+    "llm",
+    "infer",
+    "ollama",
 ];
 
 /// Threads that are never the workload: idle, tracing tools, kernel housekeeping.
 const SYSTEM_NAMES: &[&str] = &[
-    "swapper", "<idle>", "perf", "simpleperf", "trace-cmd", "atrace", "kworker", "ksoftirqd",
-    "migration/", "rcu_", "rcuop", "irq/", "kthreadd", "cpuhp/", "watchdog",
+    "swapper",
+    "<idle>",
+    "perf",
+    "simpleperf",
+    "trace-cmd",
+    "atrace",
+    "kworker",
+    "ksoftirqd",
+    "migration/",
+    "rcu_",
+    "rcuop",
+    "irq/",
+    "kthreadd",
+    "cpuhp/",
+    "watchdog",
 ];
 
 /// What residency is measured in.
@@ -108,12 +140,19 @@ fn name_matches(comm: &str) -> bool {
 }
 
 fn user_pick(spec: &str, t: &ThreadAgg) -> bool {
-    spec.split(',').map(str::trim).filter(|s| !s.is_empty()).any(|s| {
-        s.parse::<u32>().map_or_else(
-            |_| t.comm.to_ascii_lowercase().contains(&s.to_ascii_lowercase()),
-            |tid| t.tid == tid || t.pid == Some(tid),
-        )
-    })
+    spec.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .any(|s| {
+            s.parse::<u32>().map_or_else(
+                |_| {
+                    t.comm
+                        .to_ascii_lowercase()
+                        .contains(&s.to_ascii_lowercase())
+                },
+                |tid| t.tid == tid || t.pid == Some(tid),
+            )
+        })
 }
 
 pub fn trace_view<'a>(ev: &'a Evidence, trace: &'a TraceFacts, topo: &Topology) -> TraceView<'a> {
@@ -150,9 +189,18 @@ pub fn trace_view<'a>(ev: &'a Evidence, trace: &'a TraceFacts, topo: &Topology) 
         })
         .filter(|t| t.total > 0.0)
         .collect();
-    threads.sort_by(|a, b| b.total.total_cmp(&a.total).then(a.thread.tid.cmp(&b.thread.tid)));
+    threads.sort_by(|a, b| {
+        b.total
+            .total_cmp(&a.total)
+            .then(a.thread.tid.cmp(&b.thread.tid))
+    });
 
-    if let Some(spec) = ev.sched.threads_override.as_deref().filter(|s| !s.trim().is_empty()) {
+    if let Some(spec) = ev
+        .sched
+        .threads_override
+        .as_deref()
+        .filter(|s| !s.trim().is_empty())
+    {
         for t in &mut threads {
             t.inference = user_pick(spec, t.thread);
         }
@@ -168,7 +216,9 @@ pub fn trace_view<'a>(ev: &'a Evidence, trace: &'a TraceFacts, topo: &Topology) 
         .filter(|t| name_matches(&t.thread.comm) && !is_system(&t.thread.comm))
         .filter_map(|t| t.thread.pid)
         .collect();
-    let any_named = threads.iter().any(|t| name_matches(&t.thread.comm) && !is_system(&t.thread.comm));
+    let any_named = threads
+        .iter()
+        .any(|t| name_matches(&t.thread.comm) && !is_system(&t.thread.comm));
     let busiest_pid = threads
         .iter()
         .filter(|t| !is_system(&t.thread.comm))
@@ -184,8 +234,7 @@ pub fn trace_view<'a>(ev: &'a Evidence, trace: &'a TraceFacts, topo: &Topology) 
         }
         let busy = t.total >= 0.1 * top;
         t.inference = if any_named {
-            name_matches(&t.thread.comm)
-                && (busy || t.total >= 0.02 * top)
+            name_matches(&t.thread.comm) && (busy || t.total >= 0.02 * top)
                 || (busy && t.thread.pid.is_some_and(|p| named_pids.contains(&p)))
         } else {
             busy && match (busiest_pid, t.thread.pid) {

@@ -48,7 +48,11 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
         }
         let p95 = p95s.iter().copied().fold(0.0, f64::max);
         let max = maxes.iter().copied().fold(0.0, f64::max);
-        let share = p95s.iter().zip(&maxes).map(|(p, m)| p / m).fold(0.0, f64::max);
+        let share = p95s
+            .iter()
+            .zip(&maxes)
+            .map(|(p, m)| p / m)
+            .fold(0.0, f64::max);
         out.push(Finding {
             id: IDS[0],
             severity: Severity::Warning,

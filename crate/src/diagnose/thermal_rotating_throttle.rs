@@ -33,17 +33,25 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
         }
         // Groups: CPUs of one cluster (all CPUs when clusters are unknown).
         let mut groups: Vec<Vec<u32>> = Vec::new();
-        for cl in [Cluster::Little, Cluster::Mid, Cluster::Big, Cluster::Unknown] {
-            let g: Vec<u32> = freqs.keys().copied().filter(|&c| topo.cluster(c) == cl).collect();
+        for cl in [
+            Cluster::Little,
+            Cluster::Mid,
+            Cluster::Big,
+            Cluster::Unknown,
+        ] {
+            let g: Vec<u32> = freqs
+                .keys()
+                .copied()
+                .filter(|&c| topo.cluster(c) == cl)
+                .collect();
             if g.len() >= 2 {
                 groups.push(g);
             }
         }
         for g in groups {
             let max = |cpu: u32| {
-                topo.max_mhz(cpu).unwrap_or_else(|| {
-                    freqs[&cpu].iter().map(|p| p.1).fold(0.0, f64::max)
-                })
+                topo.max_mhz(cpu)
+                    .unwrap_or_else(|| freqs[&cpu].iter().map(|p| p.1).fold(0.0, f64::max))
             };
             let w = end / WINDOWS as f64;
             let mut partial = 0;

@@ -548,7 +548,13 @@ mod tests {
     fn timeline_stays_bounded_and_keeps_totals() {
         let mut t = TraceFacts::new(0);
         for i in 0..100_000u32 {
-            t.sample(42, Some(40), "worker", Some(i % 4), 100.0 + i as f64 * 0.001);
+            t.sample(
+                42,
+                Some(40),
+                "worker",
+                Some(i % 4),
+                100.0 + i as f64 * 0.001,
+            );
         }
         let th = &t.threads[0];
         assert_eq!(th.total_samples(), 100_000);

@@ -165,7 +165,11 @@ impl Payload<'_> {
             }
         }
         // Sign-extend 4-byte fields (pids and cpus are int; -1 means none).
-        Some(if s == 4 { v as u32 as i32 as i64 } else { v as i64 })
+        Some(if s == 4 {
+            v as u32 as i32 as i64
+        } else {
+            v as i64
+        })
     }
 
     fn str(&self, name: &str) -> String {

@@ -76,8 +76,7 @@ impl TraceParser {
         };
         self.set_format(ev, format);
         let kind = tp::classify(h.event);
-        if h.style == Style::Perf && kind == Tracepoint::Other && tp::is_sampled_event(h.event)
-        {
+        if h.style == Style::Perf && kind == Tracepoint::Other && tp::is_sampled_event(h.event) {
             let t = ev.sched.trace(self.input);
             t.count_event(h.event);
             t.sample(h.tid, h.pid, h.comm, h.cpu, h.time);
@@ -332,7 +331,8 @@ impl TraceParser {
             let i = cols.iter().position(|(n, _)| n == name)?;
             let start = cols[i].1;
             let end = cols.get(i + 1).map_or(trimmed.len(), |c| c.1);
-            trimmed.get(start.min(trimmed.len())..end.min(trimmed.len()))
+            trimmed
+                .get(start.min(trimmed.len())..end.min(trimmed.len()))
                 .map(str::trim)
         };
         let Some(tid) = cell("Tid").and_then(|v| v.parse::<u32>().ok()) else {
@@ -381,8 +381,7 @@ impl TraceParser {
                 .find(|s| !s.is_empty())
                 .and_then(|s| s.parse::<u64>().ok());
             if let (Some(cpu), Some(khz)) = (cpu, value) {
-                if trimmed.contains("cpuinfo_max_freq") && cpu <= crate::evidence::sched::MAX_CPU
-                {
+                if trimmed.contains("cpuinfo_max_freq") && cpu <= crate::evidence::sched::MAX_CPU {
                     hints.max_khz.insert(cpu, khz);
                 }
                 self.set_format(ev, TraceFormat::SystemInfo);
@@ -390,7 +389,11 @@ impl TraceParser {
             }
             return false;
         }
-        for prop in ["[ro.soc.model]:", "[ro.board.platform]:", "[ro.hardware.chipname]:"] {
+        for prop in [
+            "[ro.soc.model]:",
+            "[ro.board.platform]:",
+            "[ro.hardware.chipname]:",
+        ] {
             if let Some(v) = trimmed.strip_prefix(prop) {
                 let v = v.trim().trim_start_matches('[').trim_end_matches(']');
                 if !v.is_empty() && hints.hardware.is_none() {
@@ -434,9 +437,10 @@ impl TraceParser {
                 | "Revision" | "Serial" | "flags" | "vendor_id" | "cpu family" | "model"
                 | "stepping" | "microcode" | "cpu MHz" | "cache size" | "physical id"
                 | "siblings" | "core id" | "cpu cores" | "apicid" | "initial apicid" | "fpu"
-                | "fpu_exception" | "cpuid level" | "wp" | "bugs" | "bogomips"
-                | "clflush size" | "cache_alignment" | "address sizes" | "power management"
-                | "vmx flags" => return self.processor.is_some(),
+                | "fpu_exception" | "cpuid level" | "wp" | "bugs" | "bogomips" | "clflush size"
+                | "cache_alignment" | "address sizes" | "power management" | "vmx flags" => {
+                    return self.processor.is_some()
+                }
                 _ => {}
             }
         }

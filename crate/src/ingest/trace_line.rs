@@ -105,7 +105,9 @@ fn parse_task(left: &str) -> Option<Task<'_>> {
         let last = &rest[pos + 1..];
         if (4..=6).contains(&last.len())
             && !last.starts_with('[')
-            && last.bytes().all(|b| b".dDnNhHsSbXzZpP0123456789".contains(&b))
+            && last
+                .bytes()
+                .all(|b| b".dDnNhHsSbXzZpP0123456789".contains(&b))
             && rest[..pos].trim_end().ends_with(']')
         {
             rest = rest[..pos].trim_end();
@@ -234,14 +236,23 @@ mod tests {
     #[test]
     fn perf_layouts() {
         let h = parse("swapper     0 [003] 203265.377022:    1001001 cpu-clock: ").unwrap();
-        assert_eq!((h.comm, h.tid, h.cpu, h.event), ("swapper", 0, Some(3), "cpu-clock"));
+        assert_eq!(
+            (h.comm, h.tid, h.cpu, h.event),
+            ("swapper", 0, Some(3), "cpu-clock")
+        );
         let h = parse("FS Broker 5858  5791/5860 2574592.9: 1 cycles:uppp: ").unwrap();
         assert_eq!((h.comm, h.pid, h.tid), ("FS Broker 5858", Some(5791), 5860));
         let h = parse("simple-terminat     9/9     198791.127353: cpu-clock: ").unwrap();
         assert_eq!((h.tid, h.cpu, h.event), (9, None, "cpu-clock"));
         let h = parse("Gecko\t25122 [007] 115539.936601:\t\t1000000 task-clock:u:").unwrap();
-        assert_eq!((h.comm, h.tid, h.cpu, h.event), ("Gecko", 25122, Some(7), "task-clock:u"));
-        let h = parse("llama-cli  8123/8130 [004] 5123.000100: sched:sched_switch: prev_comm=a prev_pid=1").unwrap();
+        assert_eq!(
+            (h.comm, h.tid, h.cpu, h.event),
+            ("Gecko", 25122, Some(7), "task-clock:u")
+        );
+        let h = parse(
+            "llama-cli  8123/8130 [004] 5123.000100: sched:sched_switch: prev_comm=a prev_pid=1",
+        )
+        .unwrap();
         assert_eq!(h.event, "sched:sched_switch");
         assert_eq!(h.rest, "prev_comm=a prev_pid=1");
         let h = parse("ggml 91 [1] 12.5: 250000 cpu-clock:  7f00 ggml_vec_dot (/lib.so)").unwrap();
@@ -250,11 +261,22 @@ mod tests {
 
     #[test]
     fn ftrace_layouts() {
-        let h = parse("kworker/u17:1-959   (  959) [006] d..3   538.064659: sched_switch: prev_comm=x").unwrap();
-        assert_eq!((h.comm, h.tid, h.cpu, h.style), ("kworker/u17:1", 959, Some(6), Style::Ftrace));
+        let h =
+            parse("kworker/u17:1-959   (  959) [006] d..3   538.064659: sched_switch: prev_comm=x")
+                .unwrap();
+        assert_eq!(
+            (h.comm, h.tid, h.cpu, h.style),
+            ("kworker/u17:1", 959, Some(6), Style::Ftrace)
+        );
         let h = parse("   rs:main Q:Reg-238   [003] 162534.217965: sched_switch:         a:1 [120] S ==> b:2 [120]").unwrap();
-        assert_eq!((h.comm, h.tid, h.event), ("rs:main Q:Reg", 238, "sched_switch"));
-        let h = parse("          <idle>-0     (-----) [006] dnh3   538.064931: sched_wakeup: comm=x pid=1").unwrap();
+        assert_eq!(
+            (h.comm, h.tid, h.event),
+            ("rs:main Q:Reg", 238, "sched_switch")
+        );
+        let h = parse(
+            "          <idle>-0     (-----) [006] dnh3   538.064931: sched_wakeup: comm=x pid=1",
+        )
+        .unwrap();
         assert_eq!((h.comm, h.tid), ("<idle>", 0));
         assert!(parse("just some words: here").is_none());
         assert!(parse("").is_none());
@@ -262,11 +284,19 @@ mod tests {
 
     #[test]
     fn frames() {
-        assert!(is_frame("\t ffffffffad14d115 [unknown] ([kernel.kallsyms])"));
-        assert!(is_frame("        b3cea6c4\tLock::unlock() (/system/lib/libc.so)"));
+        assert!(is_frame(
+            "\t ffffffffad14d115 [unknown] ([kernel.kallsyms])"
+        ));
+        assert!(is_frame(
+            "        b3cea6c4\tLock::unlock() (/system/lib/libc.so)"
+        ));
         assert!(!is_frame("ffff sym"));
         assert!(!is_frame("   comm-12 [001] 1.5: x:"));
-        assert!(!is_frame("             dad 26758 [000]  1905.089909: cpu-clock:"));
-        assert!(!is_frame("             dad 26758/26758 1905.089909: cpu-clock:"));
+        assert!(!is_frame(
+            "             dad 26758 [000]  1905.089909: cpu-clock:"
+        ));
+        assert!(!is_frame(
+            "             dad 26758/26758 1905.089909: cpu-clock:"
+        ));
     }
 }

@@ -41,9 +41,9 @@ pub fn is_sampled_event(event: &str) -> bool {
     match event.split_once(':') {
         None => true,
         // Event modifiers: u k h p P G H I S D W e (and repeats, `ppp`).
-        Some((_, mods)) => mods.split(':').all(|m| {
-            !m.is_empty() && m.bytes().all(|b| b"ukhpPGHISDWe".contains(&b))
-        }),
+        Some((_, mods)) => mods
+            .split(':')
+            .all(|m| !m.is_empty() && m.bytes().all(|b| b"ukhpPGHISDWe".contains(&b))),
     }
 }
 
@@ -174,10 +174,16 @@ mod tests {
     #[test]
     fn switch_both_spellings() {
         let s = sched_switch("prev_comm=rs:main Q:Reg prev_pid=238 prev_prio=120 prev_state=R+ ==> next_comm=swapper/3 next_pid=0 next_prio=120").unwrap();
-        assert_eq!((s.prev_comm, s.prev_pid, s.preempted), ("rs:main Q:Reg", 238, true));
+        assert_eq!(
+            (s.prev_comm, s.prev_pid, s.preempted),
+            ("rs:main Q:Reg", 238, true)
+        );
         assert_eq!((s.next_comm, s.next_pid), ("swapper/3", 0));
         let s = sched_switch("rs:main Q:Reg:238 [120] S ==> systemd-journal:161 [120]").unwrap();
-        assert_eq!((s.prev_comm, s.prev_pid, s.preempted), ("rs:main Q:Reg", 238, false));
+        assert_eq!(
+            (s.prev_comm, s.prev_pid, s.preempted),
+            ("rs:main Q:Reg", 238, false)
+        );
         assert_eq!((s.next_comm, s.next_pid), ("systemd-journal", 161));
         assert!(sched_switch("garbage").is_none());
     }

@@ -144,7 +144,11 @@ fn trace_report(ev: &Evidence, v: &TraceView<'_>, topo: &Topology) -> TraceRepor
         .map_or_else(String::new, |i| i.name.clone());
     let mut rows: Vec<&sched_view::ThreadView<'_>> = v.threads.iter().collect();
     // Inference threads first, then the busiest.
-    rows.sort_by(|a, b| b.inference.cmp(&a.inference).then(b.total.total_cmp(&a.total)));
+    rows.sort_by(|a, b| {
+        b.inference
+            .cmp(&a.inference)
+            .then(b.total.total_cmp(&a.total))
+    });
     let threads = rows
         .iter()
         .take(MAX_TABLE_THREADS)
@@ -194,10 +198,11 @@ fn trace_report(ev: &Evidence, v: &TraceView<'_>, topo: &Topology) -> TraceRepor
             let cells: String = weights
                 .iter()
                 .map(|w| {
-                    let (i, max) = w
-                        .iter()
-                        .enumerate()
-                        .fold((0, 0f32), |acc, (i, &x)| if x > acc.1 { (i, x) } else { acc });
+                    let (i, max) =
+                        w.iter().enumerate().fold(
+                            (0, 0f32),
+                            |acc, (i, &x)| if x > acc.1 { (i, x) } else { acc },
+                        );
                     if max <= 0.0 {
                         '.'
                     } else {
