@@ -24,15 +24,29 @@ fn sample(name: &str) -> serde_json::Value {
 fn little_cores_sample_fires_little_cores() {
     let r = sample("llama-little-cores.perf.txt");
     let found = ids(&r);
-    assert!(found.contains(&"sched.little-cores".to_string()), "{found:?}");
-    assert!(found.contains(&"sched.oversubscribed".to_string()), "{found:?}");
+    assert!(
+        found.contains(&"sched.little-cores".to_string()),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&"sched.oversubscribed".to_string()),
+        "{found:?}"
+    );
     let f = &r["findings"].as_array().unwrap()[0];
-    assert!(f["summary"].as_str().unwrap().contains("little CPUs 0-3"), "{f}");
+    assert!(
+        f["summary"].as_str().unwrap().contains("little CPUs 0-3"),
+        "{f}"
+    );
     let t = &r["sched"]["traces"][0];
     assert_eq!(t["format"], "perf-script");
     assert_eq!(t["lines"]["skipped"], 0);
     // Eight llama-cli threads, every one an inference thread.
-    let inference = t["threads"].as_array().unwrap().iter().filter(|x| x["inference"] == true).count();
+    let inference = t["threads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|x| x["inference"] == true)
+        .count();
     assert_eq!(inference, 8);
     assert_eq!(r["sched"]["topology"]["source"], "observed-freq");
 }
@@ -41,10 +55,21 @@ fn little_cores_sample_fires_little_cores() {
 fn affinity_sample_fires_affinity_subset() {
     let r = sample("affinity-subset.systrace.txt");
     let found = ids(&r);
-    assert!(found.contains(&"sched.affinity-subset".to_string()), "{found:?}");
-    let f = r["findings"].as_array().unwrap().iter().find(|f| f["id"] == "sched.affinity-subset").unwrap();
+    assert!(
+        found.contains(&"sched.affinity-subset".to_string()),
+        "{found:?}"
+    );
+    let f = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "sched.affinity-subset")
+        .unwrap();
     let s = f["summary"].as_str().unwrap();
-    assert!(s.contains("fast CPUs 4-5") && s.contains("never on 6-7"), "{s}");
+    assert!(
+        s.contains("fast CPUs 4-5") && s.contains("never on 6-7"),
+        "{s}"
+    );
     assert_eq!(r["sched"]["traces"][0]["unit"], "seconds");
 }
 
@@ -79,24 +104,64 @@ fn binary_perf_data_is_read() {
     let t = &r["sched"]["traces"][0];
     assert_eq!(t["format"], "perf-data");
     assert_eq!(t["unit"], "seconds");
-    let llama = t["threads"].as_array().unwrap().iter().filter(|x| x["comm"] == "llama-cli").count();
+    let llama = t["threads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|x| x["comm"] == "llama-cli")
+        .count();
     assert!(llama >= 4, "{t}");
     assert!(t["switches"].as_u64().unwrap() > 10);
 }
 
 #[test]
 fn truncated_perf_data_is_a_clear_error() {
-    let bytes = std::fs::read(root().join("samples/traces/python-4-threads-on-2-cpus.perf.data")).unwrap();
+    let bytes =
+        std::fs::read(root().join("samples/traces/python-4-threads-on-2-cpus.perf.data")).unwrap();
     let mut s = Session::new();
     s.add("cut.perf.data", &bytes[..bytes.len() / 3]);
     let r = serde_json::to_value(s.report(Lang::En)).unwrap();
-    let codes: Vec<&str> = r["inputs"][0]["problems"].as_array().unwrap().iter().map(|p| p["code"].as_str().unwrap()).collect();
+    let codes: Vec<&str> = r["inputs"][0]["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["code"].as_str().unwrap())
+        .collect();
     assert!(!codes.is_empty(), "a truncated perf.data must say so");
 }
 
 #[test]
+fn damaged_perf_data_never_panics() {
+    let bytes =
+        std::fs::read(root().join("samples/traces/python-4-threads-on-2-cpus.perf.data")).unwrap();
+    let mut x: u64 = 11;
+    for round in 0..300 {
+        let mut b = bytes.clone();
+        if round % 2 == 0 {
+            // Cut anywhere, the header included.
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            b.truncate(8 + (x >> 33) as usize % (bytes.len() - 8));
+        } else {
+            // Flip bytes anywhere after the magic.
+            for _ in 0..8 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                let i = 8 + (x >> 33) as usize % (b.len() - 8);
+                b[i] ^= (x >> 13) as u8 | 1;
+            }
+        }
+        let mut s = Session::new();
+        s.add("damaged.perf.data", &b);
+        let r = serde_json::to_value(s.report(Lang::En)).unwrap();
+        assert_eq!(r["inputs"][0]["kind"], "perf-data");
+    }
+}
+
+#[test]
 fn chunk_size_does_not_change_the_report() {
-    for name in ["llama-little-cores.perf.txt", "affinity-subset.systrace.txt"] {
+    for name in [
+        "llama-little-cores.perf.txt",
+        "affinity-subset.systrace.txt",
+    ] {
         let bytes = std::fs::read(root().join("samples/traces").join(name)).unwrap();
         let whole = {
             let mut s = Session::new();
@@ -109,7 +174,11 @@ fn chunk_size_does_not_change_the_report() {
             s.push(id, c);
         }
         s.end(id);
-        assert_eq!(serde_json::to_value(s.report(Lang::En)).unwrap(), whole, "{name}");
+        assert_eq!(
+            serde_json::to_value(s.report(Lang::En)).unwrap(),
+            whole,
+            "{name}"
+        );
     }
 }
 
@@ -128,14 +197,20 @@ fn user_topology_and_threads_override() {
     let r = serde_json::to_value(s.report(Lang::En)).unwrap();
     assert_eq!(r["sched"]["topology"]["preset"], "rk3588");
     let rows = r["sched"]["traces"][0]["threads"].as_array().unwrap();
-    assert!(rows.iter().all(|x| (x["comm"] == "sshd") == (x["inference"] == true)));
+    assert!(rows
+        .iter()
+        .all(|x| (x["comm"] == "sshd") == (x["inference"] == true)));
 }
 
 fn corpus_files() -> Vec<PathBuf> {
     let base = root().join("../shared/corpus");
     let mut files = Vec::new();
     if let Ok(dir) = std::fs::read_dir(base.join("perf-script")) {
-        files.extend(dir.filter_map(Result::ok).map(|e| e.path()).filter(|p| !p.ends_with("MANIFEST.md")));
+        files.extend(
+            dir.filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| !p.ends_with("MANIFEST.md")),
+        );
     }
     if let Ok(dir) = std::fs::read_dir(base.join("telemetry")) {
         files.extend(
@@ -152,7 +227,9 @@ fn read_maybe_gz(p: &Path) -> Vec<u8> {
     let raw = std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     if p.extension().is_some_and(|e| e == "gz") {
         let mut out = Vec::new();
-        flate2::read::GzDecoder::new(&raw[..]).read_to_end(&mut out).expect("gunzip");
+        flate2::read::GzDecoder::new(&raw[..])
+            .read_to_end(&mut out)
+            .expect("gunzip");
         out
     } else {
         raw
@@ -168,7 +245,12 @@ fn real_corpus_parses_without_unexplained_skipped_lines() {
     }
     for p in &files {
         let bytes = read_maybe_gz(p);
-        let name = p.file_name().unwrap().to_string_lossy().trim_end_matches(".gz").to_string();
+        let name = p
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .trim_end_matches(".gz")
+            .to_string();
         let mut s = Session::new();
         s.add(&name, &bytes);
         let r = serde_json::to_value(s.report(Lang::En)).unwrap();
@@ -176,10 +258,20 @@ fn real_corpus_parses_without_unexplained_skipped_lines() {
         let t = &r["sched"]["traces"][0];
         let lines = &t["lines"];
         assert_eq!(lines["skipped"], 0, "{name}: {lines}");
-        let total: u64 = ["event", "detail", "header", "blank"].iter().map(|k| lines[k].as_u64().unwrap()).sum();
-        assert_eq!(total, r["inputs"][0]["lines"].as_u64().unwrap(), "{name}: every line accounted for");
+        let total: u64 = ["event", "detail", "header", "blank"]
+            .iter()
+            .map(|k| lines[k].as_u64().unwrap())
+            .sum();
+        assert_eq!(
+            total,
+            r["inputs"][0]["lines"].as_u64().unwrap(),
+            "{name}: every line accounted for"
+        );
         assert!(lines["event"].as_u64().unwrap() > 0, "{name}");
-        println!("corpus: {name}: {lines} format={} unit={}", t["format"], t["unit"]);
+        println!(
+            "corpus: {name}: {lines} format={} unit={}",
+            t["format"], t["unit"]
+        );
     }
     println!("corpus: read {} files from ../shared/corpus", files.len());
 }

@@ -10,7 +10,7 @@
 
 use crate::evidence::sched::TraceFormat;
 use crate::evidence::{Evidence, InputId, ProblemCode, Quantity, Series};
-use linux_perf_data::linux_perf_event_reader::{ContextSwitchRecord, EventRecord};
+use linux_perf_data::linux_perf_event_reader::{ContextSwitchRecord, EventRecord, RecordType};
 use linux_perf_data::{Endianness, Feature, PerfFileReader, PerfFileRecord};
 use std::collections::HashMap;
 
@@ -191,7 +191,59 @@ fn u32_of(v: Option<i64>) -> Option<u32> {
     v.and_then(|v| u32::try_from(v).ok())
 }
 
+/// Checks that every section the header points at lies inside the file. `linux-perf-data`
+/// allocates a section's size before reading it, so a damaged size would abort the page.
+fn sections_fit(b: &[u8]) -> bool {
+    let le = match b.get(..8) {
+        Some(b"PERFILE2") => true,
+        Some(b"2ELIFREP") => false,
+        _ => return false,
+    };
+    let u64_at = |o: usize| -> Option<u64> {
+        let w: [u8; 8] = b.get(o..o + 8)?.try_into().ok()?;
+        Some(if le {
+            u64::from_le_bytes(w)
+        } else {
+            u64::from_be_bytes(w)
+        })
+    };
+    let len = b.len() as u64;
+    let fits = |off: u64, size: u64| off.checked_add(size).is_some_and(|end| end <= len);
+    // magic, header size, attr size, then (offset, size) of attrs, data and event types.
+    let sections = [24, 40, 56].map(|o| (u64_at(o), u64_at(o + 8)));
+    for (off, size) in sections {
+        match (off, size) {
+            (Some(o), Some(s)) if fits(o, s) => {}
+            _ => return false,
+        }
+    }
+    let (Some(data_off), Some(data_size)) = sections[1] else {
+        return false;
+    };
+    // The feature bitmap (256 bits) follows; the feature table starts after the data section.
+    let Some(bits) = b.get(72..104) else {
+        return false;
+    };
+    let n_features: u64 = bits.iter().map(|x| x.count_ones() as u64).sum();
+    let table = data_off + data_size;
+    for i in 0..n_features {
+        let (Some(o), Some(sz)) = (
+            u64_at((table + 16 * i) as usize),
+            u64_at((table + 16 * i + 8) as usize),
+        ) else {
+            return false;
+        };
+        if !fits(o, sz) {
+            return false;
+        }
+    }
+    true
+}
+
 fn read(input: InputId, bytes: &[u8], ev: &mut Evidence) -> Result<(), linux_perf_data::Error> {
+    if !sections_fit(bytes) {
+        return Err(linux_perf_data::Error::SectionSizeTooBig);
+    }
     let PerfFileReader {
         mut perf_file,
         mut record_iter,
@@ -243,6 +295,17 @@ fn read(input: InputId, bytes: &[u8], ev: &mut Evidence) -> Result<(), linux_per
         let PerfFileRecord::EventRecord { attr_index, record } = record else {
             continue;
         };
+        // Parse only the records read here: the reader asserts on some damaged others (MMAP2).
+        if ![
+            RecordType::SAMPLE,
+            RecordType::COMM,
+            RecordType::SWITCH,
+            RecordType::SWITCH_CPU_WIDE,
+        ]
+        .contains(&record.record_type)
+        {
+            continue;
+        }
         let Ok(parsed) = record.parse() else {
             continue;
         };

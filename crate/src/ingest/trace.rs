@@ -567,6 +567,60 @@ mod tests {
     }
 
     #[test]
+    fn garbage_never_panics() {
+        // Fragments of every shape the parser knows, glued at random, cut at random.
+        const BITS: &[&str] = &[
+            "llama-cli",
+            " 12",
+            "/13",
+            " [",
+            "003",
+            "]",
+            " 5.25",
+            ":",
+            " 1000",
+            " cpu-clock:",
+            " sched:sched_switch:",
+            " prev_comm=a b",
+            " prev_pid=",
+            "7",
+            " ==> ",
+            "next_pid=x",
+            " power:cpu_frequency: state=",
+            "cpu_id=9999999",
+            "\t",
+            "    ",
+            "ffff",
+            "-",
+            "(",
+            ")",
+            "#",
+            "processor\t: ",
+            "CPU part\t: 0x",
+            "Overhead  Command  Tid  Cpu",
+            "%",
+            "sample:",
+            "  time: ",
+            "é",
+            "\u{fffd}",
+            "cpuinfo_max_freq:",
+            "=",
+        ];
+        let mut x: u64 = 7;
+        let mut text = String::new();
+        for _ in 0..20_000 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let b = BITS[(x >> 33) as usize % BITS.len()];
+            text.push_str(b);
+            if (x >> 20) % 7 == 0 {
+                text.push('\n');
+            }
+        }
+        let ev = run(&text);
+        assert!(ev.sched.traces[0].skipped > 0);
+    }
+
+    #[test]
     fn simpleperf_report_sample_and_table() {
         let ev = run("sample:\n  event_type: cpu-clock\n  time: 5000000000\n  event_count: 1000000\n  thread_id: 4242\n  thread_name: mnn_worker\n  vaddr_in_file: 1a2b\n  file: /data/app/libMNN.so\n  symbol: MNNGemmInt8\n  callchain:\n    vaddr_in_file: 1a2c\n    file: /data/app/libMNN.so\n    symbol: foo\nsample:\n  time: 5001000000\n  thread_id: 4242\n  thread_name: mnn_worker\n");
         let t = &ev.sched.traces[0];
