@@ -10,8 +10,14 @@ import { copyFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT, DIST, serve, launch, openPage } from './harness.mjs';
 
-const native = spawnSync('cargo', ['bench', '-p', 'tokscope', '--bench', 'trace_parse'], { cwd: ROOT, encoding: 'utf8' });
-const line = (native.stdout || '').split('\n').find((l) => l.startsWith('native:'));
+// The lib and the CLI share the name `tokscope`, and cargo sometimes trips over their outputs on
+// the first build after a change (an output filename collision it warns about): retry once.
+let native;
+let line;
+for (let attempt = 0; attempt < 2 && !line; attempt += 1) {
+  native = spawnSync('cargo', ['bench', '-p', 'tokscope', '--bench', 'trace_parse'], { cwd: ROOT, encoding: 'utf8' });
+  line = (native.stdout || '').split('\n').find((l) => l.startsWith('native:'));
+}
 if (!line) {
   console.error(native.stderr);
   process.exit(1);
