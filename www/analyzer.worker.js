@@ -3,7 +3,9 @@
 //
 // Messages in:  {type: 'init', dir} (first: which wasm build, see wasm-build.js),
 //               {type: 'analyze', files: [{token, file}]}, {type: 'cancel'}, {type: 'report', lang},
-//               {type: 'device', json} (what "Measure this device" measured), {type: 'clear'}
+//               {type: 'device', json} (what "Measure this device" measured),
+//               {type: 'settings', topology?, threads?} (the user's CPU topology / thread pick),
+//               {type: 'clear'}
 // Messages out: {type: 'ready'}, {type: 'fatal', error}, {type: 'progress', token, name, bytes, total, mbps},
 //               {type: 'file-done', token, cancelled}, {type: 'report', json}
 
@@ -92,6 +94,14 @@ onmessage = ({ data }) => {
       queue = queue.then(() => ready).then(() => {
         ensureAnalysis();
         analysis.set_device_json(device);
+        postReport();
+      });
+      break;
+    case 'settings':
+      queue = queue.then(() => ready).then(() => {
+        if (!analysis) return;
+        if (data.topology !== undefined) analysis.set_topology(data.topology);
+        if (data.threads !== undefined) analysis.set_threads(data.threads);
         postReport();
       });
       break;

@@ -8,6 +8,7 @@ import { setupShare, reportShown, noteInputs, resetShare, showingShared } from '
 import { renderRuns } from './runs.js';
 import { renderComparison } from './compare.js';
 import { renderTelemetry } from './telemetry.js';
+import { renderSched } from './trace.js';
 
 const EXAMPLE = 'samples/device-b-llama-android.logcat.txt';
 const $ = (sel) => document.querySelector(sel);
@@ -139,7 +140,13 @@ export function renderReport(report) {
   renderFindings(report.findings);
   renderRuns($('#runs'), report.runs, t, report.inputs);
   renderTelemetry(report, t);
+  renderSched(report.sched, { t, apply: applyToAnalysis });
   reportShown(report);
+}
+
+/** A topology or thread choice from the traces view: the worker re-runs the analysis with it. */
+function applyToAnalysis(settings) {
+  worker?.postMessage({ type: 'settings', ...settings });
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -223,6 +230,7 @@ function clearAll() {
   $('#runs').replaceChildren();
   renderComparison($('#compare'), null, t);
   renderTelemetry({ series: [], findings: [], inputs: [] }, t);
+  renderSched(null, { t, apply: applyToAnalysis });
   setStatus(t('ui.status.ready'));
 }
 

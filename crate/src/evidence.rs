@@ -4,6 +4,8 @@
 //! Everything here is bounded by what the evidence needs, not by the size of the inputs.
 
 use crate::ingest::decode::TextEncoding;
+pub mod sched;
+
 use crate::ingest::fallback_phrases::FallbackClass;
 use crate::sniff::{Framework, InputKind, Rejection};
 use serde::{Deserialize, Serialize};
@@ -53,6 +55,14 @@ pub enum ProblemCode {
     TelemetryRowsSkipped,
     /// Telemetry: no column or line held a value tokscope could chart.
     TelemetryNoSeries,
+    /// Trace lines that matched no known event, header or callchain shape.
+    TraceLinesSkipped,
+    /// More threads than tracked; the rest are counted only.
+    TooManyThreads,
+    /// A binary perf.data larger than the in-memory limit.
+    PerfDataTooLarge,
+    /// A binary perf.data that could not be read (the message names the cause).
+    PerfDataInvalid,
 }
 
 impl ProblemCode {
@@ -71,6 +81,10 @@ impl ProblemCode {
             ProblemCode::TelemetryNoTime => "telemetry-no-time".into(),
             ProblemCode::TelemetryRowsSkipped => "telemetry-rows-skipped".into(),
             ProblemCode::TelemetryNoSeries => "telemetry-no-series".into(),
+            ProblemCode::TraceLinesSkipped => "trace-lines-skipped".into(),
+            ProblemCode::TooManyThreads => "too-many-threads".into(),
+            ProblemCode::PerfDataTooLarge => "perf-data-too-large".into(),
+            ProblemCode::PerfDataInvalid => "perf-data-invalid".into(),
         }
     }
 }
@@ -417,6 +431,8 @@ pub struct Evidence {
     pub runs: Vec<Run>,
     pub series: Vec<Series>,
     pub fallbacks: Vec<FallbackGroup>,
+    /// Where threads ran, and the CPU topology hints (traces, /proc/cpuinfo).
+    pub sched: sched::SchedEvidence,
     fallback_index: HashMap<(FallbackClass, String), usize>,
     /// What the page's bandwidth probe measured on this device, when it ran.
     pub device: Option<DeviceProbe>,

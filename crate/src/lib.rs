@@ -28,6 +28,7 @@ pub mod report;
 pub mod session;
 pub mod share;
 pub mod sniff;
+pub mod topology;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 

@@ -72,6 +72,20 @@ impl Session {
         self.evidence.device = Some(probe.sanitized());
     }
 
+    /// Sets the CPU topology: a preset id (`sd8gen2`) or a cluster list
+    /// (`0-3:little,4-6:mid,7:big@3200`); empty to go back to what the inputs say.
+    pub fn set_topology(&mut self, spec: &str) {
+        let spec = spec.trim();
+        self.evidence.sched.topology_override = (!spec.is_empty()).then(|| spec.to_string());
+    }
+
+    /// Sets the inference threads: tids or name fragments, comma-separated; empty for the
+    /// automatic pick.
+    pub fn set_threads(&mut self, spec: &str) {
+        let spec = spec.trim();
+        self.evidence.sched.threads_override = (!spec.is_empty()).then(|| spec.to_string());
+    }
+
     pub fn evidence(&self) -> &Evidence {
         &self.evidence
     }

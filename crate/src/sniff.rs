@@ -54,6 +54,8 @@ pub enum InputKind {
     /// Line-oriented telemetry text: tegrastats, dumpsys battery / thermalservice, sysfs dumps,
     /// powermetrics, vcgencmd.
     Telemetry,
+    /// Binary `perf.data` of Linux perf or simpleperf.
+    PerfData,
     /// Not something tokscope reads; the reason is in `Rejection`.
     Unsupported,
 }
@@ -65,6 +67,7 @@ impl InputKind {
             InputKind::Trace => "trace",
             InputKind::Csv => "csv",
             InputKind::Telemetry => "telemetry",
+            InputKind::PerfData => "perf-data",
             InputKind::Unsupported => "unsupported",
         }
     }
@@ -133,6 +136,14 @@ pub fn sniff(head: &[u8]) -> Sniffed {
     if head.is_empty() {
         return Sniffed::rejected(Rejection::Empty);
     }
+    if head.starts_with(b"PERFILE2") || head.starts_with(b"SIMPLEPERF") {
+        return Sniffed {
+            kind: InputKind::PerfData,
+            framework: None,
+            rejection: None,
+            encoding: None,
+        };
+    }
     if let Some(r) = magic(head) {
         return Sniffed::rejected(r);
     }
@@ -151,14 +162,16 @@ pub fn sniff(head: &[u8]) -> Sniffed {
         return Sniffed::rejected(Rejection::Empty);
     }
     let lines: Vec<&str> = text.lines().take(400).collect();
+    // Traces first: their callchains and command lines name frameworks too (`ggml_vec_dot`,
+    // `llama-cli -m x.gguf`), but their event lines are unmistakable.
+    if is_trace(&lines) {
+        return Sniffed::of(InputKind::Trace, None, encoding);
+    }
     let mut framework = detect_framework(&lines);
     // A benchmark table pasted alone (llama-bench or llm_bench rows, often tab-separated and
     // without a header) would otherwise pass for CSV telemetry.
     if framework.is_none() && is_bench_table(&lines) {
         framework = Some(Framework::LlamaCpp);
-    }
-    if framework.is_none() && is_trace(&lines) {
-        return Sniffed::of(InputKind::Trace, None, encoding);
     }
     if framework.is_none() && crate::ingest::telemetry::text::looks_like(&lines) {
         return Sniffed::of(InputKind::Telemetry, None, encoding);
@@ -185,8 +198,6 @@ fn magic(head: &[u8]) -> Option<Rejection> {
         (b"\x7fELF", Rejection::Executable, false),
         (b"MZ", Rejection::Executable, true),
         (b"\0asm", Rejection::Executable, false),
-        (b"PERFILE2", Rejection::PerfData, false),
-        (b"SIMPLEPERF", Rejection::PerfData, false),
     ];
     let has_nul = head.iter().take(64).any(|&b| b == 0);
     TABLE
@@ -352,7 +363,9 @@ fn trace_patterns() -> &'static [Regex; 2] {
     P.get_or_init(|| {
         [
             // perf script / simpleperf sample header: comm, [pid/]tid, optional [cpu], time:
-            Regex::new(r"^\S.*?\s+\d+(?:/\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:\s").expect("perf header"),
+            // (perf right-aligns the thread name, so the line may start with spaces.)
+            Regex::new(r"^\s*\S.*?\s+\d+(?:/\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:\s")
+                .expect("perf header"),
             // ftrace / systrace: comm-tid [cpu] flags time: event:
             Regex::new(
                 r"^\s*.+-\d+\s+(?:\(\s*[\d-]+\)\s+)?\[\d+\]\s+(?:\S{4,5}\s+)?\d+\.\d+:\s+\w+:",
@@ -371,7 +384,22 @@ fn is_trace(lines: &[&str]) -> bool {
     let header = lines
         .iter()
         .any(|l| l.starts_with("# captured on") || l.starts_with("# tracer:"));
-    hits >= 2 || (hits >= 1 && header)
+    hits >= 2 || (hits >= 1 && header) || is_system_info(lines)
+}
+
+/// `/proc/cpuinfo` (with CPU part ids) or a `cpuinfo_max_freq` list: read with the traces, since
+/// they tell the CPU clusters apart.
+fn is_system_info(lines: &[&str]) -> bool {
+    let cpuinfo = lines
+        .iter()
+        .any(|l| l.starts_with("processor\t:") || l.starts_with("processor :"))
+        && lines.iter().any(|l| l.starts_with("CPU part"));
+    let max_freq = lines
+        .iter()
+        .filter(|l| l.contains("cpuinfo_max_freq"))
+        .count()
+        >= 2;
+    cpuinfo || max_freq
 }
 
 fn is_csv(lines: &[&str]) -> bool {
@@ -410,10 +438,7 @@ mod tests {
             sniff(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").rejection,
             Some(Rejection::Image)
         );
-        assert_eq!(
-            sniff(b"PERFILE2\x68\0\0\0").rejection,
-            Some(Rejection::PerfData)
-        );
+        assert_eq!(sniff(b"PERFILE2\x68\0\0\0").kind, InputKind::PerfData);
         assert_eq!(
             sniff(&[1, 2, 3, 0, 5, 6]).rejection,
             Some(Rejection::Binary)
@@ -451,6 +476,12 @@ mod tests {
         assert_eq!(sniff(tegra).kind, InputKind::Telemetry);
         let battery = b"Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  level: 80\n";
         assert_eq!(sniff(battery).kind, InputKind::Telemetry);
+        // perf right-aligns thread names, and callchains name ggml functions: still a trace.
+        let right = b"       llama-cli  8366 [004]  1419.093642:    1000000 cpu-clock:\n\t7f00 ggml_vec_dot_q4_0_q8_0 (/libggml.so)\n\t7f01 ggml_graph_compute (/libggml.so)\n\n       llama-cli  8367 [005]  1419.093652:    1000000 cpu-clock:\n\t7f00 ggml_vec_dot_q4_0_q8_0 (/libggml.so)\n";
+        assert_eq!(sniff(right).kind, InputKind::Trace);
+        let cpuinfo =
+            b"processor\t: 0\nBogoMIPS\t: 38.40\nCPU implementer\t: 0x41\nCPU part\t: 0xd05\n";
+        assert_eq!(sniff(cpuinfo).kind, InputKind::Trace);
         let log = b"starting up, please wait\nloaded model, 3 layers\nall good\n";
         assert_eq!(sniff(log).kind, InputKind::Log);
     }

@@ -54,6 +54,17 @@ impl Analysis {
         Ok(())
     }
 
+    /// Sets the CPU topology: a preset id (`sd8gen2`) or a cluster list
+    /// (`0-3:little,4-6:mid,7:big@3200`); empty for what the inputs say.
+    pub fn set_topology(&mut self, spec: &str) {
+        self.session.set_topology(spec);
+    }
+
+    /// Sets the inference threads (tids or name fragments, comma-separated); empty for automatic.
+    pub fn set_threads(&mut self, spec: &str) {
+        self.session.set_threads(spec);
+    }
+
     /// The report as JSON (the schema of `docs/report.md`), rendered in `lang` (`en`, `zh`, ...).
     pub fn report_json(&mut self, lang: &str) -> String {
         let report = self.session.report(Lang::from_tag(lang));
@@ -314,4 +325,24 @@ impl DrawingBackend for MeasuredCanvas {
             .unwrap_or(size * 0.6 * text.chars().count() as f64);
         Ok((width.ceil() as u32, (size * 1.2).ceil() as u32))
     }
+}
+
+fn trace_of(trace_json: &str) -> Result<crate::report::sched::TraceReport, JsValue> {
+    serde_json::from_str(trace_json).map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+/// Draws the thread timeline of one `sched.traces[]` entry (as JSON) into the canvas `canvas_id`.
+#[wasm_bindgen]
+pub fn draw_timeline(canvas_id: &str, trace_json: &str, width: i32) -> Result<(), JsValue> {
+    let trace = trace_of(trace_json)?;
+    let (rects, labels) = crate::chart::timeline::timeline_layout(&trace, width);
+    crate::chart::timeline::paint(canvas_id, &rects, &labels).map_err(|e| JsValue::from_str(&e))
+}
+
+/// Draws the per-CPU frequency strip of one `sched.traces[]` entry into the canvas `canvas_id`.
+#[wasm_bindgen]
+pub fn draw_freq_strip(canvas_id: &str, trace_json: &str, width: i32) -> Result<(), JsValue> {
+    let trace = trace_of(trace_json)?;
+    let (rects, labels) = crate::chart::timeline::freq_layout(&trace, width);
+    crate::chart::timeline::paint(canvas_id, &rects, &labels).map_err(|e| JsValue::from_str(&e))
 }

@@ -17,6 +17,7 @@ const FOLDERS: &[&str] = &[
     "invalid",
     "encodings",
     "telemetry",
+    "traces",
 ];
 
 fn expected_path(sample: &Path) -> std::path::PathBuf {

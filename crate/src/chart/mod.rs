@@ -26,6 +26,8 @@
 //! // Natively, `draw_bitmap` renders into an RGB buffer; the page draws on a canvas.
 //! ```
 
+pub mod timeline;
+
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};

@@ -8,12 +8,20 @@ mod bandwidth;
 pub mod compare;
 mod cpu;
 mod fallback;
+pub mod freq_view;
 mod load;
 mod measure;
 mod quant;
 pub mod run_facts;
+mod sched_affinity_subset;
+mod sched_little_cores;
+mod sched_migrations;
+mod sched_oversubscribed;
+pub mod sched_view;
 mod sustained;
 pub mod telemetry;
+mod thermal_freq_capped;
+mod thermal_rotating_throttle;
 mod threads;
 
 use crate::evidence::{Evidence, InputId};
@@ -86,6 +94,12 @@ const RULES: &[Rule] = &[
     telemetry::stall::rule,
     telemetry::decay::rule,
     telemetry::ambient::rule,
+    sched_little_cores::rule,
+    sched_affinity_subset::rule,
+    sched_oversubscribed::rule,
+    sched_migrations::rule,
+    thermal_rotating_throttle::rule,
+    thermal_freq_capped::rule,
 ];
 
 /// Runs every rule; findings come most severe first.
@@ -113,6 +127,12 @@ pub fn finding_ids() -> Vec<&'static str> {
         telemetry::stall::IDS,
         telemetry::decay::IDS,
         telemetry::ambient::IDS,
+        sched_little_cores::IDS,
+        sched_affinity_subset::IDS,
+        sched_oversubscribed::IDS,
+        sched_migrations::IDS,
+        thermal_rotating_throttle::IDS,
+        thermal_freq_capped::IDS,
     ]
     .concat()
 }

@@ -50,8 +50,14 @@ impl LineSplitter {
         self.after_cr = false;
         while let Some(pos) = memchr::memchr2(b'\n', b'\r', chunk) {
             let (head, rest) = chunk.split_at(pos);
-            self.append(head);
-            self.emit(on_line);
+            if self.pending.is_empty() && !self.overflowing && head.len() <= MAX_LINE_BYTES {
+                // The whole line is in this chunk: hand it over without copying.
+                self.lines_seen += 1;
+                emit_bytes(self.lines_seen, head, on_line);
+            } else {
+                self.append(head);
+                self.emit(on_line);
+            }
             chunk = &rest[1..];
             if rest[0] == b'\r' {
                 match chunk.first() {
@@ -87,13 +93,27 @@ impl LineSplitter {
 
     fn emit(&mut self, on_line: &mut dyn FnMut(Line<'_>)) {
         self.lines_seen += 1;
-        let text = String::from_utf8_lossy(&self.pending);
-        on_line(Line {
-            number: self.lines_seen,
-            text: &text,
-        });
+        emit_bytes(self.lines_seen, &self.pending, on_line);
         self.pending.clear();
         self.overflowing = false;
+    }
+}
+
+fn emit_bytes(number: u64, mut bytes: &[u8], on_line: &mut dyn FnMut(Line<'_>)) {
+    if let [rest @ .., b'\r'] = bytes {
+        bytes = rest;
+    }
+    // Valid UTF-8 (nearly every line) is checked by the fast validator; only broken lines pay
+    // for the lossy conversion.
+    match std::str::from_utf8(bytes) {
+        Ok(text) => on_line(Line { number, text }),
+        Err(_) => {
+            let text = String::from_utf8_lossy(bytes);
+            on_line(Line {
+                number,
+                text: &text,
+            });
+        }
     }
 }
 

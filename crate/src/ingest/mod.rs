@@ -9,7 +9,11 @@ pub mod fallback_phrases;
 pub mod frameworks;
 pub mod lines;
 pub mod log;
+pub mod perf_data;
 pub mod telemetry;
+pub mod trace;
+pub mod trace_line;
+pub mod tracepoints;
 pub mod wrapper;
 
 use crate::evidence::{Evidence, InputId, ProblemCode};
@@ -23,13 +27,6 @@ pub trait LineParser {
     fn finish(&mut self, _ev: &mut Evidence) {}
 }
 
-/// Kinds that this build recognizes but does not analyze yet: lines are counted only.
-struct CountOnly;
-
-impl LineParser for CountOnly {
-    fn line(&mut self, _line: Line<'_>, _ev: &mut Evidence) {}
-}
-
 enum Stage {
     /// Collecting the first (inflated) bytes for the sniffer.
     Sniffing(Vec<u8>),
@@ -37,6 +34,8 @@ enum Stage {
         transcoder: Transcoder,
         parser: Box<dyn LineParser>,
     },
+    /// A binary perf.data: bytes are collected, then read at the end.
+    Binary(perf_data::PerfDataReader),
     /// Rejected: further bytes are only counted.
     Done,
 }
@@ -90,13 +89,20 @@ impl InputReader {
             let head = std::mem::take(head);
             self.start(&head, ev);
         }
-        if let Stage::Parsing { transcoder, parser } = &mut self.stage {
-            let splitter = &mut self.splitter;
-            transcoder.feed(&[], true, &mut |b| {
-                splitter.push(b, &mut |l| parser.line(l, ev))
-            });
-            splitter.finish(&mut |l| parser.line(l, ev));
-            parser.finish(ev);
+        match std::mem::replace(&mut self.stage, Stage::Done) {
+            Stage::Parsing {
+                mut transcoder,
+                mut parser,
+            } => {
+                let splitter = &mut self.splitter;
+                transcoder.feed(&[], true, &mut |b| {
+                    splitter.push(b, &mut |l| parser.line(l, ev))
+                });
+                splitter.finish(&mut |l| parser.line(l, ev));
+                parser.finish(ev);
+            }
+            Stage::Binary(reader) => reader.finish(ev),
+            _ => {}
         }
         ev.inputs[self.id].lines = self.splitter.lines();
         if self.splitter.truncated_lines > 0 {
@@ -156,6 +162,7 @@ impl InputReader {
                     splitter.push(b, &mut |l| parser.line(l, ev))
                 });
             }
+            Stage::Binary(reader) => reader.push(bytes),
             Stage::Done => {}
         }
     }
@@ -184,6 +191,9 @@ impl InputReader {
             ev.problem(id, ProblemCode::Rejected(r), None);
             return Stage::Done;
         }
+        if sniffed.kind == InputKind::PerfData {
+            return Stage::Binary(perf_data::PerfDataReader::new(id));
+        }
         let Some(encoding) = sniffed.encoding else {
             return Stage::Done;
         };
@@ -196,11 +206,8 @@ impl InputReader {
             }
             InputKind::Csv => Box::new(telemetry::csv::CsvParser::new(id)),
             InputKind::Telemetry => Box::new(telemetry::text::TextTelemetryParser::new(id)),
-            InputKind::Trace => {
-                ev.problem(id, ProblemCode::KindNotAnalyzed, None);
-                Box::new(CountOnly)
-            }
-            InputKind::Unsupported => return Stage::Done,
+            InputKind::Trace => Box::new(trace::TraceParser::new(id)),
+            InputKind::Unsupported | InputKind::PerfData => return Stage::Done,
         };
         Stage::Parsing {
             transcoder: Transcoder::new(encoding),

@@ -3,6 +3,7 @@
 
 pub mod compare;
 pub mod markdown;
+pub mod sched;
 pub mod text;
 
 use crate::catalogue::{self, Lang};
@@ -34,6 +35,9 @@ pub struct Report {
     /// ranges (`t_start_s`, `t_end_s`) and series times are seconds from it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_origin_epoch_s: Option<f64>,
+    /// Where threads ran: topology, residency, timeline, frequency (only when traces were read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sched: Option<sched::SchedReport>,
 }
 
 /// Most points per series in the report (two per pixel column of a wide chart).
@@ -185,6 +189,7 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
         findings,
         series: series_report(ev),
         time_origin_epoch_s: diagnose::telemetry::time_origin(ev),
+        sched: sched::build(ev),
     }
 }
 
@@ -219,13 +224,17 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
             }
             ProblemReport {
                 level: match p.code {
-                    ProblemCode::Rejected(_) => "error",
+                    ProblemCode::Rejected(_)
+                    | ProblemCode::PerfDataInvalid
+                    | ProblemCode::PerfDataTooLarge => "error",
                     ProblemCode::LongLinesCut
                     | ProblemCode::TooManyFallbackMessages
                     | ProblemCode::GzipCorrupt
                     | ProblemCode::GzipTooLarge
                     | ProblemCode::TelemetryNoHeader
-                    | ProblemCode::TelemetryNoSeries => "warning",
+                    | ProblemCode::TelemetryNoSeries
+                    | ProblemCode::TraceLinesSkipped
+                    | ProblemCode::TooManyThreads => "warning",
                     ProblemCode::UnknownLog
                     | ProblemCode::KindNotAnalyzed
                     | ProblemCode::Cancelled

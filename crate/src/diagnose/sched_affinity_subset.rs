@@ -1,0 +1,76 @@
+//! `sched.affinity-subset`: the inference threads never touch some fast (mid or big) cores
+//! while they crowd others or the little ones: the pattern of a default CPU group or affinity
+//! mask that holds only part of the big cores (seed 000, §2.2).
+
+use super::sched_view::{self, cpu_list, pct};
+use super::{EvidenceRef, Finding, Severity};
+use crate::evidence::Evidence;
+use crate::topology::Cluster;
+
+pub const IDS: &[&str] = &["sched.affinity-subset"];
+
+/// A fast core with less than this share of inference residency counts as untouched.
+pub const UNTOUCHED_SHARE: f64 = 0.005;
+/// A core with at least this share counts as used.
+pub const USED_SHARE: f64 = 0.02;
+/// Little-core share that, with untouched fast cores, shows crowding onto little cores.
+pub const LITTLE_SHARE: f64 = 0.10;
+
+pub fn rule(ev: &Evidence) -> Vec<Finding> {
+    let (topo, views) = sched_view::views(ev);
+    let fast = topo.fast_cpus();
+    if !topo.known() || fast.len() < 2 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for v in &views {
+        if !v.enough() {
+            continue;
+        }
+        let per_cpu = v.inference_per_cpu();
+        let total = v.known_total();
+        let share = |cpu: u32| per_cpu.get(cpu as usize).copied().unwrap_or(0.0) / total;
+        let untouched: Vec<u32> = fast
+            .iter()
+            .copied()
+            .filter(|&c| share(c) < UNTOUCHED_SHARE)
+            .collect();
+        let used_fast: Vec<u32> = fast
+            .iter()
+            .copied()
+            .filter(|&c| share(c) >= USED_SHARE)
+            .collect();
+        let little_share = v.inference_by_cluster()[Cluster::Little.index()] / total;
+        let threads = v.inference().count();
+        let crowded = little_share >= LITTLE_SHARE || threads > used_fast.len();
+        if untouched.is_empty() || used_fast.is_empty() || !crowded {
+            continue;
+        }
+        out.push(Finding {
+            id: IDS[0],
+            severity: Severity::Warning,
+            params: vec![
+                ("used_fast", cpu_list(&used_fast)),
+                ("untouched_fast", cpu_list(&untouched)),
+                ("fast_cpus", cpu_list(&fast)),
+                ("threads", threads.to_string()),
+                ("little_share", pct(little_share)),
+            ],
+            count: None,
+            evidence: vec![EvidenceRef {
+                input: v.trace.input,
+                lines: None,
+                time_s: Some((0.0, v.trace.end_s)),
+                quote: Some(format!(
+                    "{threads} inference threads ran on fast CPUs {} but never on {}; {} of their time on little cores",
+                    cpu_list(&used_fast),
+                    cpu_list(&untouched),
+                    pct(little_share)
+                )),
+            }],
+            lines: Vec::new(),
+            lines_truncated: false,
+        });
+    }
+    out
+}

@@ -1,0 +1,92 @@
+//! `sched.little-cores`: inference threads spend a large share of their running time (or
+//! samples) on little cores. A decode step waits at a barrier for its slowest thread, so one
+//! thread on a little core sets the pace of all of them.
+
+use super::sched_view::{self, cpu_list, pct, Unit};
+use super::{EvidenceRef, Finding, Severity};
+use crate::evidence::Evidence;
+use crate::topology::Cluster;
+
+pub const IDS: &[&str] = &["sched.little-cores"];
+
+/// Share of inference residency on little cores above which the finding fires.
+pub const WARN_SHARE: f64 = 0.20;
+/// Share above which it is critical.
+pub const CRITICAL_SHARE: f64 = 0.50;
+
+pub fn rule(ev: &Evidence) -> Vec<Finding> {
+    let (topo, views) = sched_view::views(ev);
+    let little = topo.cpus_in(Cluster::Little);
+    if little.is_empty() || !topo.known() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for v in &views {
+        if !v.enough() {
+            continue;
+        }
+        let by = v.inference_by_cluster();
+        let share = by[Cluster::Little.index()] / v.known_total();
+        if share < WARN_SHARE {
+            continue;
+        }
+        let mut worst: Vec<(f64, String)> = v
+            .inference()
+            .map(|t| {
+                let b = t.by_cluster;
+                let known = (b[0] + b[1] + b[2]).max(f64::MIN_POSITIVE);
+                (
+                    b[Cluster::Little.index()] / known,
+                    sched_view::label(t.thread),
+                )
+            })
+            .collect();
+        worst.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let on_little = worst.iter().filter(|w| w.0 >= 0.5).count();
+        let n = worst.len();
+        let top: Vec<String> = worst
+            .iter()
+            .take(3)
+            .map(|(s, l)| format!("{l} {}", pct(*s)))
+            .collect();
+        let what = match v.unit {
+            Unit::Seconds => "running time",
+            Unit::Samples => "samples",
+        };
+        out.push(Finding {
+            id: IDS[0],
+            severity: if share >= CRITICAL_SHARE {
+                Severity::Critical
+            } else {
+                Severity::Warning
+            },
+            params: vec![
+                ("share", pct(share)),
+                ("threads", n.to_string()),
+                ("threads_mostly_little", on_little.to_string()),
+                ("little_cpus", cpu_list(&little)),
+                ("measure", what.to_string()),
+                ("worst", top.join(", ")),
+                (
+                    "topology_source",
+                    format!("{:?}", topo.source).to_lowercase(),
+                ),
+            ],
+            count: None,
+            evidence: vec![EvidenceRef {
+                input: v.trace.input,
+                lines: None,
+                time_s: Some((0.0, v.trace.end_s)),
+                quote: Some(format!(
+                    "{} of inference-thread {what} on little CPUs {} ({})",
+                    pct(share),
+                    cpu_list(&little),
+                    top.join(", ")
+                )),
+            }],
+            lines: Vec::new(),
+            lines_truncated: false,
+        });
+    }
+    out
+}

@@ -1,0 +1,68 @@
+//! `sched.oversubscribed`: more busy inference threads than fast (mid plus big) cores. The
+//! extra threads either wait runnable or land on little cores; either way a barrier-synced
+//! decode step waits for them (seed 000: 8 threads ran slower than 4).
+
+use super::sched_view::{self, pct, Unit};
+use super::{EvidenceRef, Finding, Severity};
+use crate::evidence::Evidence;
+
+pub const IDS: &[&str] = &["sched.oversubscribed"];
+
+/// A thread counts as busy with at least this fraction of the busiest inference thread's time.
+pub const BUSY_FRACTION: f64 = 0.25;
+
+pub fn rule(ev: &Evidence) -> Vec<Finding> {
+    let (topo, views) = sched_view::views(ev);
+    let fast = topo.fast_cpus().len();
+    if !topo.known() || fast == 0 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for v in &views {
+        if !v.enough() {
+            continue;
+        }
+        let top = v.inference().map(|t| t.total).fold(0.0, f64::max);
+        let busy: Vec<_> = v
+            .inference()
+            .filter(|t| t.total >= BUSY_FRACTION * top)
+            .collect();
+        if busy.len() <= fast {
+            continue;
+        }
+        let (runnable, waited) = match v.unit {
+            Unit::Seconds => {
+                let run: f64 = busy.iter().map(|t| t.total).sum();
+                let wait: f64 = busy.iter().map(|t| t.thread.runnable_s).sum();
+                (
+                    format!("{wait:.2} s"),
+                    pct(wait / (run + wait).max(f64::MIN_POSITIVE)),
+                )
+            }
+            Unit::Samples => ("unknown".to_string(), "unknown".to_string()),
+        };
+        out.push(Finding {
+            id: IDS[0],
+            severity: Severity::Warning,
+            params: vec![
+                ("threads", busy.len().to_string()),
+                ("fast_cores", fast.to_string()),
+                ("runnable", runnable.clone()),
+                ("runnable_share", waited.clone()),
+            ],
+            count: None,
+            evidence: vec![EvidenceRef {
+                input: v.trace.input,
+                lines: None,
+                time_s: Some((0.0, v.trace.end_s)),
+                quote: Some(format!(
+                    "{} busy inference threads for {fast} fast cores; runnable but not running: {runnable} ({waited})",
+                    busy.len()
+                )),
+            }],
+            lines: Vec::new(),
+            lines_truncated: false,
+        });
+    }
+    out
+}

@@ -1,0 +1,578 @@
+//! Scheduling evidence: where each thread ran, per CPU, from sampled events (`[cpu]` of perf /
+//! simpleperf samples) and from scheduler tracepoints (`sched_switch`, `sched_wakeup`,
+//! `sched_migrate_task`), plus the CPU topology hints the inputs carry.
+//!
+//! Everything is aggregated per thread and per CPU as it streams in: no sample is kept. The
+//! thread timeline is a fixed number of time bins whose width doubles when the trace outgrows
+//! them, so its size does not depend on the trace length.
+
+use super::InputId;
+use std::collections::{BTreeMap, HashMap};
+
+/// Threads tracked per trace; later threads are counted in `threads_dropped`.
+pub const MAX_THREADS: usize = 4096;
+/// Highest CPU number accepted (inclusive bound); beyond it a line is treated as malformed.
+pub const MAX_CPU: u32 = 1023;
+/// Time bins of the thread timeline.
+pub const TIMELINE_BINS: usize = 256;
+/// Initial width of a timeline bin; it doubles as the trace grows.
+const FIRST_BIN_S: f64 = 0.001;
+/// Timeline cells (thread, bin, CPU) kept per trace; beyond it new cells are dropped and
+/// `timeline_truncated` is set.
+pub const MAX_TIMELINE_CELLS: usize = 1 << 20;
+/// Line numbers of unparsed lines kept per trace.
+pub const MAX_SKIPPED_LINES_KEPT: usize = 20;
+
+/// Which producer wrote the trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TraceFormat {
+    /// `perf script` text.
+    PerfScript,
+    /// simpleperf `report_sample.py` or `report-sample` text, or a `simpleperf report` table.
+    Simpleperf,
+    /// ftrace / trace-cmd report / systrace / atrace text.
+    Ftrace,
+    /// Binary `perf.data` (Linux perf or simpleperf).
+    PerfData,
+    /// Only system information (`/proc/cpuinfo`, `cpuinfo_max_freq` lists), no events.
+    SystemInfo,
+}
+
+/// One cell of a thread's timeline: weight (samples or seconds) on one CPU in one bin.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cell {
+    pub bin: u16,
+    pub cpu: u16,
+    pub weight: f32,
+}
+
+/// Everything known about one thread in one trace.
+#[derive(Debug, Clone, Default)]
+pub struct ThreadAgg {
+    pub tid: u32,
+    pub pid: Option<u32>,
+    pub comm: String,
+    /// Samples per CPU (index = CPU number), from sampled events.
+    pub samples: Vec<u64>,
+    /// Samples whose CPU is unknown (the trace has no `[cpu]` column).
+    pub samples_no_cpu: u64,
+    /// Seconds running per CPU, from `sched_switch` (or context-switch records).
+    pub run_s: Vec<f64>,
+    /// Seconds runnable but not running (woken or preempted, waiting for a CPU).
+    pub runnable_s: f64,
+    /// CPU changes between consecutive observations (samples, switch-ins): (from, to) -> count.
+    pub cpu_moves: BTreeMap<(u16, u16), u64>,
+    /// `sched_migrate_task` moves: (orig, dest) -> count.
+    pub migrations: BTreeMap<(u16, u16), u64>,
+    /// Relative time of the first and last event of this thread.
+    pub first_s: f64,
+    pub last_s: f64,
+    /// Sample cells and running-time cells of the timeline.
+    pub sample_cells: Vec<Cell>,
+    pub run_cells: Vec<Cell>,
+    // --- streaming state
+    last_cpu: Option<u32>,
+    running_since: Option<(u32, f64)>,
+    runnable_since: Option<f64>,
+}
+
+impl ThreadAgg {
+    pub fn total_samples(&self) -> u64 {
+        self.samples.iter().sum::<u64>() + self.samples_no_cpu
+    }
+    pub fn total_run_s(&self) -> f64 {
+        self.run_s.iter().sum()
+    }
+}
+
+/// The facts and aggregates of one trace input.
+#[derive(Debug, Clone)]
+pub struct TraceFacts {
+    pub input: InputId,
+    pub format: Option<TraceFormat>,
+    /// Absolute timestamp (seconds, as printed) of the first event; relative times count from it.
+    pub t0: Option<f64>,
+    /// Relative time of the last event.
+    pub end_s: f64,
+    pub threads: Vec<ThreadAgg>,
+    index: HashMap<u32, usize>,
+    pub threads_dropped: u64,
+    /// Width of one timeline bin, seconds.
+    pub bin_s: f64,
+    pub timeline_truncated: bool,
+    cells: usize,
+    /// Event name -> count, for the events seen.
+    pub events: BTreeMap<String, u64>,
+    pub samples: u64,
+    pub switches: u64,
+    pub wakeups: u64,
+    pub migrate_events: u64,
+    pub freq_events: u64,
+    /// Highest CPU number seen in the trace, plus one.
+    pub cpus_seen: u32,
+    /// Highest `cpu_frequency` seen per CPU, kHz.
+    pub freq_seen_max_khz: BTreeMap<u32, u64>,
+    /// Lines of the trace that were read, by role.
+    pub lines_event: u64,
+    pub lines_detail: u64,
+    pub lines_header: u64,
+    pub lines_blank: u64,
+    /// Lines that matched no known shape: a count and the first line numbers.
+    pub skipped: u64,
+    pub skipped_lines: Vec<u64>,
+    /// CPU -> (thread running, since) from `sched_switch`.
+    on_cpu: HashMap<u32, (u32, f64)>,
+}
+
+impl TraceFacts {
+    fn new(input: InputId) -> Self {
+        TraceFacts {
+            input,
+            format: None,
+            t0: None,
+            end_s: 0.0,
+            threads: Vec::new(),
+            index: HashMap::new(),
+            threads_dropped: 0,
+            bin_s: FIRST_BIN_S,
+            timeline_truncated: false,
+            cells: 0,
+            events: BTreeMap::new(),
+            samples: 0,
+            switches: 0,
+            wakeups: 0,
+            migrate_events: 0,
+            freq_events: 0,
+            cpus_seen: 0,
+            freq_seen_max_khz: BTreeMap::new(),
+            lines_event: 0,
+            lines_detail: 0,
+            lines_header: 0,
+            lines_blank: 0,
+            skipped: 0,
+            skipped_lines: Vec::new(),
+            on_cpu: HashMap::new(),
+        }
+    }
+
+    /// Converts an absolute timestamp to seconds from the first event, growing the timeline.
+    pub fn rel(&mut self, t: f64) -> f64 {
+        let t0 = *self.t0.get_or_insert(t);
+        let r = (t - t0).max(0.0);
+        if r > self.end_s {
+            self.end_s = r;
+        }
+        while r >= self.bin_s * TIMELINE_BINS as f64 {
+            self.double_bins();
+        }
+        r
+    }
+
+    fn double_bins(&mut self) {
+        self.bin_s *= 2.0;
+        let mut total = 0;
+        for th in &mut self.threads {
+            for cells in [&mut th.sample_cells, &mut th.run_cells] {
+                for c in cells.iter_mut() {
+                    c.bin /= 2;
+                }
+                compact(cells);
+                total += cells.len();
+            }
+        }
+        self.cells = total;
+    }
+
+    pub fn note_cpu(&mut self, cpu: u32) {
+        if cpu < MAX_CPU && cpu + 1 > self.cpus_seen {
+            self.cpus_seen = cpu + 1;
+        }
+    }
+
+    /// The thread `tid`, created on first sight (None once [`MAX_THREADS`] are tracked).
+    fn thread(&mut self, tid: u32, comm: &str, r: f64) -> Option<usize> {
+        if let Some(&i) = self.index.get(&tid) {
+            let th = &mut self.threads[i];
+            if !comm.is_empty() && th.comm != comm {
+                th.comm = comm.to_string();
+            }
+            th.last_s = th.last_s.max(r);
+            return Some(i);
+        }
+        if self.threads.len() >= MAX_THREADS {
+            self.threads_dropped += 1;
+            return None;
+        }
+        self.threads.push(ThreadAgg {
+            tid,
+            comm: comm.to_string(),
+            first_s: r,
+            last_s: r,
+            ..ThreadAgg::default()
+        });
+        self.index.insert(tid, self.threads.len() - 1);
+        Some(self.threads.len() - 1)
+    }
+
+    pub fn count_event(&mut self, name: &str) {
+        match self.events.get_mut(name) {
+            Some(n) => *n += 1,
+            None => {
+                // Bounded: a trace names a handful of events; a flood of names is noise.
+                if self.events.len() < 256 {
+                    self.events.insert(name.to_string(), 1);
+                }
+            }
+        }
+    }
+
+    /// One sampled event of thread `tid` at absolute time `t` on `cpu` (None: not recorded).
+    pub fn sample(&mut self, tid: u32, pid: Option<u32>, comm: &str, cpu: Option<u32>, t: f64) {
+        self.samples += 1;
+        if tid == 0 {
+            // The idle task (swapper): it is not a thread of anyone's workload.
+            if let Some(c) = cpu {
+                self.note_cpu(c);
+            }
+            return;
+        }
+        let r = self.rel(t);
+        let Some(i) = self.thread(tid, comm, r) else {
+            return;
+        };
+        if pid.is_some() {
+            self.threads[i].pid = pid;
+        }
+        match cpu {
+            Some(c) if c <= MAX_CPU => {
+                self.note_cpu(c);
+                let bin = self.bin(r);
+                let th = &mut self.threads[i];
+                grow(&mut th.samples, c as usize);
+                th.samples[c as usize] += 1;
+                if let Some(prev) = th.last_cpu {
+                    if prev != c {
+                        *th.cpu_moves.entry((prev as u16, c as u16)).or_insert(0) += 1;
+                    }
+                }
+                th.last_cpu = Some(c);
+                self.add_cell(i, false, bin, c, 1.0);
+            }
+            _ => self.threads[i].samples_no_cpu += 1,
+        }
+    }
+
+    /// `n` samples of `tid` on `cpu` from a summary table (no time: no timeline cells).
+    pub fn weighted_samples(&mut self, tid: u32, comm: &str, cpu: Option<u32>, n: u64) {
+        self.samples += n;
+        if tid == 0 {
+            return;
+        }
+        let Some(i) = self.thread(tid, comm, 0.0) else {
+            return;
+        };
+        match cpu {
+            Some(c) if c <= MAX_CPU => {
+                self.note_cpu(c);
+                let th = &mut self.threads[i];
+                grow(&mut th.samples, c as usize);
+                th.samples[c as usize] += n;
+            }
+            _ => self.threads[i].samples_no_cpu += n,
+        }
+    }
+
+    fn bin(&self, r: f64) -> u16 {
+        ((r / self.bin_s) as usize).min(TIMELINE_BINS - 1) as u16
+    }
+
+    fn add_cell(&mut self, i: usize, run: bool, bin: u16, cpu: u32, w: f32) {
+        let cells = if run {
+            &mut self.threads[i].run_cells
+        } else {
+            &mut self.threads[i].sample_cells
+        };
+        // Cells arrive almost in time order: the match is among the last few.
+        if let Some(c) = cells
+            .iter_mut()
+            .rev()
+            .take(8)
+            .find(|c| c.bin == bin && c.cpu == cpu as u16)
+        {
+            c.weight += w;
+            return;
+        }
+        if self.cells >= MAX_TIMELINE_CELLS {
+            self.timeline_truncated = true;
+            return;
+        }
+        cells.push(Cell {
+            bin,
+            cpu: cpu as u16,
+            weight: w,
+        });
+        self.cells += 1;
+    }
+
+    /// Credits thread `i` with running on `cpu` from relative `from` to `to`, across bins.
+    fn add_run(&mut self, i: usize, cpu: u32, from: f64, to: f64) {
+        if to <= from {
+            return;
+        }
+        {
+            let th = &mut self.threads[i];
+            grow(&mut th.run_s, cpu as usize);
+            th.run_s[cpu as usize] += to - from;
+        }
+        let mut a = from;
+        while a < to {
+            let bin = self.bin(a);
+            let bin_end = (bin as f64 + 1.0) * self.bin_s;
+            let b = if bin as usize == TIMELINE_BINS - 1 {
+                to
+            } else {
+                bin_end.min(to)
+            };
+            self.add_cell(i, true, bin, cpu, (b - a) as f32);
+            if b <= a {
+                break;
+            }
+            a = b;
+        }
+    }
+
+    /// `sched_switch` on `cpu` at absolute `t`: `prev` leaves (still runnable if `preempted`),
+    /// `next` starts running.
+    #[allow(clippy::too_many_arguments)]
+    pub fn switch(
+        &mut self,
+        cpu: u32,
+        t: f64,
+        prev_tid: u32,
+        prev_comm: &str,
+        preempted: bool,
+        next_tid: u32,
+        next_comm: &str,
+    ) {
+        if cpu > MAX_CPU {
+            return;
+        }
+        self.switches += 1;
+        self.note_cpu(cpu);
+        let r = self.rel(t);
+        if prev_tid != 0 {
+            if let Some(i) = self.thread(prev_tid, prev_comm, r) {
+                if let Some((c, since)) = self.threads[i].running_since.take() {
+                    self.add_run(i, c, since, r);
+                }
+                self.threads[i].runnable_since = preempted.then_some(r);
+                self.threads[i].last_cpu = Some(cpu);
+            }
+        }
+        // A switch away from a thread we saw start elsewhere closes that interval too.
+        if let Some((tid, since)) = self.on_cpu.remove(&cpu) {
+            if tid != prev_tid && tid != 0 {
+                if let Some(&i) = self.index.get(&tid) {
+                    if self.threads[i].running_since == Some((cpu, since)) {
+                        self.threads[i].running_since = None;
+                        self.add_run(i, cpu, since, r);
+                    }
+                }
+            }
+        }
+        if next_tid != 0 {
+            if let Some(i) = self.thread(next_tid, next_comm, r) {
+                let th = &mut self.threads[i];
+                if let Some(w) = th.runnable_since.take() {
+                    th.runnable_s += (r - w).max(0.0);
+                }
+                if let Some(prev) = th.last_cpu {
+                    if prev != cpu {
+                        *th.cpu_moves.entry((prev as u16, cpu as u16)).or_insert(0) += 1;
+                    }
+                }
+                th.last_cpu = Some(cpu);
+                th.running_since = Some((cpu, r));
+            }
+        }
+        self.on_cpu.insert(cpu, (next_tid, r));
+    }
+
+    /// `sched_wakeup` / `sched_waking` of `tid` at absolute `t`.
+    pub fn wakeup(&mut self, tid: u32, comm: &str, t: f64) {
+        self.wakeups += 1;
+        if tid == 0 {
+            return;
+        }
+        let r = self.rel(t);
+        if let Some(i) = self.thread(tid, comm, r) {
+            let th = &mut self.threads[i];
+            if th.running_since.is_none() && th.runnable_since.is_none() {
+                th.runnable_since = Some(r);
+            }
+        }
+    }
+
+    /// `sched_migrate_task` of `tid` from `orig` to `dest` at absolute `t`.
+    pub fn migrate(&mut self, tid: u32, comm: &str, orig: u32, dest: u32, t: f64) {
+        self.migrate_events += 1;
+        if tid == 0 || orig > MAX_CPU || dest > MAX_CPU {
+            return;
+        }
+        self.note_cpu(orig);
+        self.note_cpu(dest);
+        let r = self.rel(t);
+        if let Some(i) = self.thread(tid, comm, r) {
+            *self.threads[i]
+                .migrations
+                .entry((orig as u16, dest as u16))
+                .or_insert(0) += 1;
+        }
+    }
+
+    /// Closes the intervals still open at the end of the trace.
+    pub fn finish(&mut self) {
+        let end = self.end_s;
+        for i in 0..self.threads.len() {
+            if let Some((c, since)) = self.threads[i].running_since.take() {
+                self.add_run(i, c, since, end);
+            }
+            if let Some(w) = self.threads[i].runnable_since.take() {
+                self.threads[i].runnable_s += (end - w).max(0.0);
+            }
+        }
+        self.on_cpu.clear();
+    }
+
+    pub fn skip(&mut self, line: u64) {
+        self.skipped += 1;
+        if self.skipped_lines.len() < MAX_SKIPPED_LINES_KEPT {
+            self.skipped_lines.push(line);
+        }
+    }
+
+    /// True when running time from the scheduler is known for some thread.
+    pub fn has_run_time(&self) -> bool {
+        self.threads.iter().any(|t| t.total_run_s() > 0.0)
+    }
+}
+
+fn grow<T: Default + Clone>(v: &mut Vec<T>, idx: usize) {
+    if v.len() <= idx {
+        v.resize(idx + 1, T::default());
+    }
+}
+
+/// Sorts cells by (bin, cpu) and merges equal ones.
+fn compact(cells: &mut Vec<Cell>) {
+    cells.sort_by_key(|c| (c.bin, c.cpu));
+    let mut out: Vec<Cell> = Vec::with_capacity(cells.len());
+    for c in cells.drain(..) {
+        match out.last_mut() {
+            Some(l) if l.bin == c.bin && l.cpu == c.cpu => l.weight += c.weight,
+            _ => out.push(c),
+        }
+    }
+    *cells = out;
+}
+
+/// Where a CPU topology fact came from, best first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TopologySource {
+    /// Clusters the user set in the page (or with the CLI).
+    User,
+    /// `cpuinfo_max_freq` per CPU.
+    CpuinfoMaxFreq,
+    /// `/proc/cpuinfo` CPU part ids.
+    CpuPart,
+    /// A SoC preset, named by the user or recognized from the inputs.
+    Preset,
+    /// The highest `cpu_frequency` seen per CPU.
+    ObservedFreq,
+    /// Nothing tells the clusters apart: one cluster assumed (x86, uniform boards).
+    Uniform,
+    /// No topology information at all.
+    None,
+}
+
+/// Topology facts the inputs state, merged over all inputs (one device is assumed).
+#[derive(Debug, Clone, Default)]
+pub struct TopologyHints {
+    /// `cpuinfo_max_freq` per CPU, kHz.
+    pub max_khz: BTreeMap<u32, u64>,
+    /// `/proc/cpuinfo` "CPU part" per processor.
+    pub cpu_part: BTreeMap<u32, u32>,
+    /// `/proc/cpuinfo` "CPU implementer" per processor.
+    pub cpu_implementer: BTreeMap<u32, u32>,
+    /// `Hardware :` of /proc/cpuinfo, `ro.board.platform`, or a SoC name in a header.
+    pub hardware: Option<String>,
+    /// `# nrcpus avail`, `#P:8`, `cpus=8`.
+    pub nr_cpus: Option<u32>,
+    /// `# cpudesc` / `# arch` of a perf header.
+    pub cpu_desc: Option<String>,
+    pub arch: Option<String>,
+}
+
+/// The scheduling part of the evidence.
+#[derive(Debug, Default)]
+pub struct SchedEvidence {
+    pub traces: Vec<TraceFacts>,
+    pub hints: TopologyHints,
+    /// A topology the user chose: a preset id or a cluster list (see `topology::parse_spec`).
+    pub topology_override: Option<String>,
+    /// Threads the user chose as the inference threads: tids or names, comma-separated.
+    pub threads_override: Option<String>,
+}
+
+impl SchedEvidence {
+    /// The trace facts of `input`, created on first use.
+    pub fn trace(&mut self, input: InputId) -> &mut TraceFacts {
+        let pos = match self.traces.iter().position(|t| t.input == input) {
+            Some(p) => p,
+            None => {
+                self.traces.push(TraceFacts::new(input));
+                self.traces.len() - 1
+            }
+        };
+        &mut self.traces[pos]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeline_stays_bounded_and_keeps_totals() {
+        let mut t = TraceFacts::new(0);
+        for i in 0..100_000u32 {
+            t.sample(
+                42,
+                Some(40),
+                "worker",
+                Some(i % 4),
+                100.0 + i as f64 * 0.001,
+            );
+        }
+        let th = &t.threads[0];
+        assert_eq!(th.total_samples(), 100_000);
+        assert!(th.sample_cells.len() <= TIMELINE_BINS * 4);
+        let w: f32 = th.sample_cells.iter().map(|c| c.weight).sum();
+        assert!((w - 100_000.0).abs() < 1.0, "{w}");
+        assert!(t.bin_s * TIMELINE_BINS as f64 > 99.0);
+    }
+
+    #[test]
+    fn switches_give_running_and_runnable_time() {
+        let mut t = TraceFacts::new(0);
+        t.switch(2, 10.0, 0, "swapper/2", false, 7, "w");
+        t.switch(2, 10.5, 7, "w", true, 9, "other");
+        t.switch(2, 10.8, 9, "other", false, 7, "w");
+        t.finish();
+        let w = &t.threads[t.index[&7]];
+        assert!((w.run_s[2] - 0.5).abs() < 1e-9);
+        assert!((w.runnable_s - 0.3).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,467 @@
+//! Binary `perf.data` (Linux perf `PERFILE2` and simpleperf `SIMPLEPERF`) through the crate
+//! `linux-perf-data`. The file format needs random access (a header points at the data and
+//! feature sections), so the bytes are collected up to [`MAX_PERF_DATA_BYTES`] and read once the
+//! input ends; records are then pulled one at a time and aggregated like the text traces.
+//!
+//! Read: samples with their CPU, COMM records (thread names), context-switch records
+//! (`--switch-events`), and the payloads of the tracepoints tokscope knows (`sched_switch`,
+//! `sched_wakeup`, `sched_migrate_task`, `cpu_frequency`, `thermal_temperature`), located by
+//! the field offsets of the trace format text stored in the file (`TRACING_DATA`).
+
+use crate::evidence::sched::TraceFormat;
+use crate::evidence::{Evidence, InputId, ProblemCode, Quantity, Series};
+use linux_perf_data::linux_perf_event_reader::{ContextSwitchRecord, EventRecord, RecordType};
+use linux_perf_data::{Endianness, Feature, PerfFileReader, PerfFileRecord};
+use std::collections::HashMap;
+
+/// Largest perf.data read, in bytes. Phone recordings of a decode run are far smaller.
+pub const MAX_PERF_DATA_BYTES: usize = 512 * 1024 * 1024;
+
+pub struct PerfDataReader {
+    input: InputId,
+    bytes: Vec<u8>,
+    too_large: bool,
+}
+
+impl PerfDataReader {
+    pub fn new(input: InputId) -> Self {
+        PerfDataReader {
+            input,
+            bytes: Vec::new(),
+            too_large: false,
+        }
+    }
+
+    pub fn push(&mut self, chunk: &[u8]) {
+        if self.bytes.len() + chunk.len() > MAX_PERF_DATA_BYTES {
+            self.too_large = true;
+            return;
+        }
+        self.bytes.extend_from_slice(chunk);
+    }
+
+    pub fn finish(self, ev: &mut Evidence) {
+        if self.too_large {
+            ev.problem(self.input, ProblemCode::PerfDataTooLarge, None);
+            return;
+        }
+        ev.sched.trace(self.input).format = Some(TraceFormat::PerfData);
+        if read(self.input, &self.bytes, ev).is_err() {
+            ev.problem(self.input, ProblemCode::PerfDataInvalid, None);
+        }
+        let t = ev.sched.trace(self.input);
+        t.finish();
+    }
+}
+
+/// Field offsets of one tracepoint: name -> (offset, size).
+type Format = HashMap<String, (usize, usize)>;
+
+/// Parses the `format:` blocks of the trace format text for the events named in `wanted`.
+fn tracing_formats(data: &[u8], wanted: &[&str]) -> HashMap<String, Format> {
+    let text = String::from_utf8_lossy(data);
+    let mut out = HashMap::new();
+    let mut current: Option<(String, Format)> = None;
+    for line in text.split('\n') {
+        if let Some(name) = line.strip_prefix("name: ") {
+            if let Some((n, f)) = current.take() {
+                out.insert(n, f);
+            }
+            let name = name.trim();
+            if wanted.contains(&name) {
+                current = Some((name.to_string(), Format::new()));
+            }
+            continue;
+        }
+        let Some((_, fmt)) = current.as_mut() else {
+            continue;
+        };
+        let l = line.trim();
+        let Some(decl) = l.strip_prefix("field:") else {
+            continue;
+        };
+        let mut parts = decl.split(';');
+        let Some(decl) = parts.next() else { continue };
+        let field_name = decl
+            .split_whitespace()
+            .last()
+            .unwrap_or("")
+            .split('[')
+            .next()
+            .unwrap_or("")
+            .to_string();
+        let mut offset = None;
+        let mut size = None;
+        for p in parts {
+            let p = p.trim();
+            if let Some(v) = p.strip_prefix("offset:") {
+                offset = v.parse().ok();
+            } else if let Some(v) = p.strip_prefix("size:") {
+                size = v.parse().ok();
+            }
+        }
+        if let (Some(o), Some(s)) = (offset, size) {
+            let key = if decl.contains("__data_loc") {
+                format!("@{field_name}")
+            } else {
+                field_name
+            };
+            fmt.insert(key, (o, s));
+        }
+    }
+    if let Some((n, f)) = current {
+        out.insert(n, f);
+    }
+    out
+}
+
+/// The layouts of a 64-bit kernel, used when the file carries no format text.
+fn default_format(event: &str) -> Format {
+    let f: &[(&str, usize, usize)] = match event {
+        "sched_switch" => &[
+            ("prev_comm", 8, 16),
+            ("prev_pid", 24, 4),
+            ("prev_state", 32, 8),
+            ("next_comm", 40, 16),
+            ("next_pid", 56, 4),
+        ],
+        "sched_migrate_task" => &[
+            ("comm", 8, 16),
+            ("pid", 24, 4),
+            ("orig_cpu", 32, 4),
+            ("dest_cpu", 36, 4),
+        ],
+        "sched_wakeup" | "sched_waking" | "sched_wakeup_new" => &[("comm", 8, 16), ("pid", 24, 4)],
+        "cpu_frequency" => &[("state", 8, 4), ("cpu_id", 12, 4)],
+        "thermal_temperature" => &[("@thermal_zone", 8, 4), ("temp", 20, 4)],
+        _ => &[],
+    };
+    f.iter()
+        .map(|(n, o, s)| (n.to_string(), (*o, *s)))
+        .collect()
+}
+
+struct Payload<'a> {
+    data: &'a [u8],
+    fmt: &'a Format,
+    endian: Endianness,
+}
+
+impl Payload<'_> {
+    fn int(&self, name: &str) -> Option<i64> {
+        let &(o, s) = self.fmt.get(name)?;
+        let b = self.data.get(o..o + s)?;
+        let mut v: u64 = 0;
+        match self.endian {
+            Endianness::LittleEndian => {
+                for (i, &x) in b.iter().enumerate().take(8) {
+                    v |= (x as u64) << (8 * i);
+                }
+            }
+            Endianness::BigEndian => {
+                for &x in b.iter().take(8) {
+                    v = (v << 8) | x as u64;
+                }
+            }
+        }
+        // Sign-extend 4-byte fields (pids and cpus are int; -1 means none).
+        Some(if s == 4 {
+            v as u32 as i32 as i64
+        } else {
+            v as i64
+        })
+    }
+
+    fn str(&self, name: &str) -> String {
+        let slice = if let Some(&(o, s)) = self.fmt.get(name) {
+            self.data.get(o..o + s)
+        } else if let Some(loc) = self.int(&format!("@{name}")) {
+            let (off, len) = ((loc & 0xffff) as usize, ((loc >> 16) & 0xffff) as usize);
+            self.data.get(off..off + len)
+        } else {
+            None
+        };
+        let b = slice.unwrap_or(&[]);
+        let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+        String::from_utf8_lossy(&b[..end]).into_owned()
+    }
+}
+
+fn u32_of(v: Option<i64>) -> Option<u32> {
+    v.and_then(|v| u32::try_from(v).ok())
+}
+
+/// Checks that every section the header points at lies inside the file. `linux-perf-data`
+/// allocates a section's size before reading it, so a damaged size would abort the page.
+fn sections_fit(b: &[u8]) -> bool {
+    let le = match b.get(..8) {
+        Some(b"PERFILE2") => true,
+        Some(b"2ELIFREP") => false,
+        _ => return false,
+    };
+    let u64_at = |o: usize| -> Option<u64> {
+        let w: [u8; 8] = b.get(o..o + 8)?.try_into().ok()?;
+        Some(if le {
+            u64::from_le_bytes(w)
+        } else {
+            u64::from_be_bytes(w)
+        })
+    };
+    let len = b.len() as u64;
+    let fits = |off: u64, size: u64| off.checked_add(size).is_some_and(|end| end <= len);
+    // magic, header size, attr size, then (offset, size) of attrs, data and event types.
+    let sections = [24, 40, 56].map(|o| (u64_at(o), u64_at(o + 8)));
+    for (off, size) in sections {
+        match (off, size) {
+            (Some(o), Some(s)) if fits(o, s) => {}
+            _ => return false,
+        }
+    }
+    let (Some(data_off), Some(data_size)) = sections[1] else {
+        return false;
+    };
+    // The feature bitmap (256 bits) follows; the feature table starts after the data section.
+    let Some(bits) = b.get(72..104) else {
+        return false;
+    };
+    let n_features: u64 = bits.iter().map(|x| x.count_ones() as u64).sum();
+    let table = data_off + data_size;
+    for i in 0..n_features {
+        let (Some(o), Some(sz)) = (
+            u64_at((table + 16 * i) as usize),
+            u64_at((table + 16 * i + 8) as usize),
+        ) else {
+            return false;
+        };
+        if !fits(o, sz) {
+            return false;
+        }
+    }
+    true
+}
+
+fn read(input: InputId, bytes: &[u8], ev: &mut Evidence) -> Result<(), linux_perf_data::Error> {
+    if !sections_fit(bytes) {
+        return Err(linux_perf_data::Error::SectionSizeTooBig);
+    }
+    let PerfFileReader {
+        mut perf_file,
+        mut record_iter,
+    } = PerfFileReader::parse_file(std::io::Cursor::new(bytes))?;
+    let endian = perf_file.endian();
+    if let Ok(Some(n)) = perf_file.nr_cpus() {
+        ev.sched.hints.nr_cpus = Some(n.nr_cpus_available);
+    }
+    if let Ok(Some(d)) = perf_file.cpu_desc() {
+        ev.sched.hints.cpu_desc = Some(crate::evidence::clip(d));
+    }
+    if let Ok(Some(a)) = perf_file.arch() {
+        ev.sched.hints.arch = Some(crate::evidence::clip(a));
+    }
+    const WANTED: &[&str] = &[
+        "sched_switch",
+        "sched_wakeup",
+        "sched_waking",
+        "sched_wakeup_new",
+        "sched_migrate_task",
+        "cpu_frequency",
+        "thermal_temperature",
+    ];
+    let formats = perf_file
+        .feature_section_data(Feature::TRACING_DATA)
+        .map(|d| tracing_formats(d, WANTED))
+        .unwrap_or_default();
+    // Per attribute: the short tracepoint name if it is one we read, and its format.
+    let attrs: Vec<(String, Option<(String, Format)>)> = perf_file
+        .event_attributes()
+        .iter()
+        .map(|a| {
+            let name = a.name().unwrap_or("").to_string();
+            let short = name.rsplit(':').next().unwrap_or("").to_string();
+            let tp = WANTED.contains(&short.as_str()).then(|| {
+                let f = formats
+                    .get(&short)
+                    .cloned()
+                    .unwrap_or_else(|| default_format(&short));
+                (short, f)
+            });
+            (name, tp)
+        })
+        .collect();
+    let mut comms: HashMap<u32, String> = HashMap::new();
+    let mut freq_series: HashMap<u32, usize> = HashMap::new();
+    let mut temp_series: HashMap<String, usize> = HashMap::new();
+    while let Some(record) = record_iter.next_record(&mut perf_file)? {
+        let PerfFileRecord::EventRecord { attr_index, record } = record else {
+            continue;
+        };
+        // Parse only the records read here: the reader asserts on some damaged others (MMAP2).
+        if ![
+            RecordType::SAMPLE,
+            RecordType::COMM,
+            RecordType::SWITCH,
+            RecordType::SWITCH_CPU_WIDE,
+        ]
+        .contains(&record.record_type)
+        {
+            continue;
+        }
+        let Ok(parsed) = record.parse() else {
+            continue;
+        };
+        let t = ev.sched.trace(input);
+        match parsed {
+            EventRecord::Comm(c) => {
+                if let Ok(tid) = u32::try_from(c.tid) {
+                    let name = String::from_utf8_lossy(&c.name.as_slice()).into_owned();
+                    comms.insert(tid, name);
+                }
+            }
+            EventRecord::ContextSwitch(cs) => {
+                let Ok(common) = record.common_data() else {
+                    continue;
+                };
+                let (Some(tid), Some(cpu), Some(ns)) = (
+                    u32_of(common.tid.map(i64::from)),
+                    common.cpu,
+                    common.timestamp,
+                ) else {
+                    continue;
+                };
+                let secs = ns as f64 / 1e9;
+                let comm = comms.get(&tid).cloned().unwrap_or_default();
+                match cs {
+                    ContextSwitchRecord::In { .. } => {
+                        t.switch(cpu, secs, 0, "", false, tid, &comm);
+                    }
+                    ContextSwitchRecord::Out { preempted, .. } => {
+                        let pre = matches!(
+                            preempted,
+                            linux_perf_data::linux_perf_event_reader::TaskWasPreempted::Yes
+                        );
+                        t.switch(cpu, secs, tid, &comm, pre, 0, "");
+                    }
+                }
+            }
+            EventRecord::Sample(s) => {
+                let Some(ns) = s.timestamp else { continue };
+                let secs = ns as f64 / 1e9;
+                let (name, tp) = attrs
+                    .get(attr_index)
+                    .map(|(n, tp)| (n.as_str(), tp.as_ref()))
+                    .unwrap_or(("", None));
+                t.count_event(if name.is_empty() { "sample" } else { name });
+                let Some((short, fmt)) = tp else {
+                    let (Some(tid), pid) = (u32_of(s.tid.map(i64::from)), s.pid) else {
+                        continue;
+                    };
+                    let comm = comms.get(&tid).map(String::as_str).unwrap_or("");
+                    let pid = pid.and_then(|p| u32::try_from(p).ok());
+                    t.sample(tid, pid, comm, s.cpu, secs);
+                    continue;
+                };
+                let raw = s.raw.map(|r| r.as_slice().into_owned()).unwrap_or_default();
+                let p = Payload {
+                    data: &raw,
+                    fmt,
+                    endian,
+                };
+                match short.as_str() {
+                    "sched_switch" => {
+                        let (Some(cpu), Some(prev), Some(next)) =
+                            (s.cpu, u32_of(p.int("prev_pid")), u32_of(p.int("next_pid")))
+                        else {
+                            continue;
+                        };
+                        let state = p.int("prev_state").unwrap_or(1);
+                        t.switch(
+                            cpu,
+                            secs,
+                            prev,
+                            &p.str("prev_comm"),
+                            state & 0xff == 0,
+                            next,
+                            &p.str("next_comm"),
+                        );
+                    }
+                    "sched_migrate_task" => {
+                        if let (Some(pid), Some(o), Some(d)) = (
+                            u32_of(p.int("pid")),
+                            u32_of(p.int("orig_cpu")),
+                            u32_of(p.int("dest_cpu")),
+                        ) {
+                            t.migrate(pid, &p.str("comm"), o, d, secs);
+                        }
+                    }
+                    "cpu_frequency" => {
+                        if let (Some(cpu), Some(khz)) =
+                            (u32_of(p.int("cpu_id")), u32_of(p.int("state")))
+                        {
+                            if cpu > crate::evidence::sched::MAX_CPU {
+                                continue;
+                            }
+                            t.freq_events += 1;
+                            t.note_cpu(cpu);
+                            let r = t.rel(secs);
+                            let m = t.freq_seen_max_khz.entry(cpu).or_insert(0);
+                            *m = (*m).max(khz as u64);
+                            let idx = *freq_series.entry(cpu).or_insert_with(|| {
+                                ev.series.push(Series {
+                                    quantity: Quantity::CpuFreq { cpu },
+                                    input,
+                                    source: "power:cpu_frequency".into(),
+                                    absolute: false,
+                                    points: Vec::new(),
+                                });
+                                ev.series.len() - 1
+                            });
+                            push_change(&mut ev.series[idx].points, r, khz as f64 / 1000.0);
+                        }
+                    }
+                    "thermal_temperature" => {
+                        if let Some(milli) = p.int("temp") {
+                            let zone = p.str("thermal_zone");
+                            let r = t.rel(secs);
+                            let idx = *temp_series.entry(zone.clone()).or_insert_with(|| {
+                                ev.series.push(Series {
+                                    quantity: Quantity::Temperature { sensor: zone },
+                                    input,
+                                    source: "thermal:thermal_temperature".into(),
+                                    absolute: false,
+                                    points: Vec::new(),
+                                });
+                                ev.series.len() - 1
+                            });
+                            push_change(&mut ev.series[idx].points, r, milli as f64 / 1000.0);
+                        }
+                    }
+                    _ => {
+                        if let Some(pid) = u32_of(p.int("pid")) {
+                            t.wakeup(pid, &p.str("comm"), secs);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // Names from COMM records that arrived after a thread's first sample.
+    let t = ev.sched.trace(input);
+    for th in &mut t.threads {
+        if th.comm.is_empty() {
+            if let Some(c) = comms.get(&th.tid) {
+                th.comm = c.clone();
+            }
+        }
+    }
+    Ok(())
+}
+
+fn push_change(points: &mut Vec<(f64, f64)>, t: f64, v: f64) {
+    if points.last().is_some_and(|&(_, last)| last == v) {
+        return;
+    }
+    if points.len() < super::trace::MAX_SERIES_POINTS {
+        points.push((t, v));
+    }
+}

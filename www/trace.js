@@ -1,0 +1,138 @@
+// "Where the threads ran": the CPU topology (with a preset picker and a cluster editor), and per
+// trace the thread timeline coloured by cluster, the per-CPU frequency strip and the residency
+// table. The canvases are drawn by the wasm core (plotters); every file-derived string is text.
+import { getCore } from './core.js';
+
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') node.className = v;
+    else if (k.startsWith('data-') || k.startsWith('aria-')) node.setAttribute(k, v);
+    else node[k] = v;
+  }
+  for (const c of children) node.append(c);
+  return node;
+};
+
+const pct = (x) => `${Math.round(x * 100)}%`;
+
+/** The cluster list of a topology, in the editor's syntax: `0-3:little,4-7:big@2400`. */
+function specOf(topology) {
+  const parts = [];
+  let run = null;
+  for (const c of topology.cpus) {
+    const key = `${c.cluster}${c.max_mhz ? `@${Math.round(c.max_mhz)}` : ''}`;
+    if (run && run.key === key && c.cpu === run.end + 1) run.end = c.cpu;
+    else {
+      if (run) parts.push(run);
+      run = { start: c.cpu, end: c.cpu, key };
+    }
+  }
+  if (run) parts.push(run);
+  return parts.map((r) => `${r.start === r.end ? r.start : `${r.start}-${r.end}`}:${r.key}`).join(',');
+}
+
+function topologyBox(sched, t, apply) {
+  const topo = sched.topology;
+  const box = el('div', { class: 'sched-topology' });
+  box.append(el('h3', {}, t('ui.sched.topology')));
+  const source = el('p', { class: 'topology-source', 'data-source': topo.source },
+    t('ui.sched.topology.source', { source: t(`ui.sched.source.${topo.source}`) })
+      + (topo.preset ? ` · ${sched.presets.find((p) => p.id === topo.preset)?.label ?? topo.preset}` : ''));
+  box.append(source);
+  const cpus = el('p', { class: 'topology-cpus' });
+  for (const c of topo.cpus) {
+    cpus.append(el('span', { class: `cpu cluster-${c.cluster}`, 'data-cpu': String(c.cpu) },
+      `cpu${c.cpu} ${c.cluster}${c.max_mhz ? ` ${Math.round(c.max_mhz)} MHz` : ''}${c.core ? ` ${c.core}` : ''}`));
+  }
+  box.append(cpus);
+
+  const select = el('select', { id: 'sched-preset', 'aria-label': t('ui.sched.preset') },
+    el('option', { value: '' }, t('ui.sched.preset.auto')));
+  for (const p of sched.presets) select.append(el('option', { value: p.id }, p.label));
+  if (topo.source === 'user' && topo.preset) select.value = topo.preset;
+  select.addEventListener('change', () => apply({ topology: select.value }));
+
+  const clusters = el('input', {
+    id: 'sched-clusters', type: 'text', size: 40, value: specOf(topo), placeholder: t('ui.sched.clusters.placeholder'),
+  });
+  const threads = el('input', {
+    id: 'sched-threads', type: 'text', size: 30, value: sched.threads_override ?? '', placeholder: t('ui.sched.threads.placeholder'),
+  });
+  const go = el('button', { type: 'button', id: 'sched-apply' }, t('ui.sched.apply'));
+  go.addEventListener('click', () => apply({ topology: clusters.value, threads: threads.value }));
+  box.append(el('div', { class: 'sched-controls' },
+    el('label', {}, `${t('ui.sched.preset')} `, select),
+    el('label', {}, `${t('ui.sched.clusters')} `, clusters),
+    el('label', {}, `${t('ui.sched.threads')} `, threads),
+    go));
+  return box;
+}
+
+function canvas(id, width, height, label) {
+  const c = el('canvas', { id, width, height, 'aria-label': label, role: 'img' });
+  return c;
+}
+
+function residencyTable(trace, t) {
+  const unit = t(`ui.sched.unit.${trace.unit}`);
+  const head = el('tr', {}, ...['ui.sched.col.thread', 'ui.sched.col.little', 'ui.sched.col.mid', 'ui.sched.col.big',
+    'ui.sched.col.unknown', 'ui.sched.col.cpus'].map((k) => el('th', {}, t(k))),
+  el('th', {}, t('ui.sched.col.total', { unit })));
+  if (trace.unit === 'seconds') head.append(el('th', {}, t('ui.sched.col.runnable')));
+  const table = el('table', { class: 'residency' }, el('thead', {}, head));
+  const body = el('tbody');
+  for (const r of trace.threads) {
+    const name = `${r.comm} ${r.pid != null ? `${r.pid}/` : ''}${r.tid}`;
+    const row = el('tr', { 'data-tid': String(r.tid), 'data-inference': String(r.inference) },
+      el('td', {}, name, r.inference ? el('span', { class: 'tag' }, ` ${t('ui.sched.inference')}`) : ''),
+      el('td', { class: r.little >= 0.2 ? 'bad' : '' }, pct(r.little)),
+      el('td', {}, pct(r.mid)), el('td', {}, pct(r.big)), el('td', {}, pct(r.unknown)),
+      el('td', {}, r.cpus), el('td', {}, String(r.total)));
+    if (trace.unit === 'seconds') row.append(el('td', {}, String(r.runnable_s ?? '')));
+    body.append(row);
+  }
+  table.append(body);
+  return table;
+}
+
+/**
+ * Renders the report's `sched` section into #sched. `apply({topology, threads})` sends the user's choice to the live
+ * analysis and re-renders (absent for a report loaded without its inputs).
+ */
+export function renderSched(sched, { t, apply }) {
+  const box = document.querySelector('#sched');
+  if (!box) return;
+  box.replaceChildren();
+  box.hidden = !sched;
+  if (!sched) return;
+  box.append(el('h2', {}, t('ui.sched.title')), topologyBox(sched, t, apply));
+  const width = Math.max(480, Math.min(1100, (box.clientWidth || 900) - 8));
+  sched.traces.forEach((trace, i) => {
+    const section = el('section', { class: 'sched-trace', 'data-input': trace.input });
+    section.append(el('h3', {}, t('ui.sched.timeline', { input: trace.input, duration: trace.duration_s.toFixed(2) })));
+    const legend = el('p', { class: 'legend' });
+    for (const c of ['little', 'mid', 'big', 'unknown']) legend.append(el('span', { class: `swatch cluster-${c}` }, t(`ui.sched.col.${c}`)));
+    section.append(legend);
+    const hasCpu = trace.threads.some((r) => r.unknown < 1);
+    if (!hasCpu && trace.threads.length) section.append(el('p', { class: 'problem info' }, t('ui.sched.no-cpu')));
+    const lanes = trace.timeline.lanes.length;
+    const json = JSON.stringify(trace);
+    if (lanes) {
+      const id = `sched-timeline-${i}`;
+      section.append(canvas(id, width, 18 + 14 * lanes + 4, t('ui.sched.timeline', { input: trace.input, duration: trace.duration_s.toFixed(2) })));
+      queueMicrotask(() => {
+        try { getCore().draw_timeline(id, json, width); } catch (err) { console.error('timeline', err); }
+      });
+    }
+    if (trace.freq.length) {
+      const id = `sched-freq-${i}`;
+      section.append(el('h4', {}, t('ui.sched.freq')), canvas(id, width, 18 + 10 * trace.freq.length + 4, t('ui.sched.freq')));
+      queueMicrotask(() => {
+        try { getCore().draw_freq_strip(id, json, width); } catch (err) { console.error('freq', err); }
+      });
+    }
+    if (trace.threads.length) section.append(el('h4', {}, t('ui.sched.residency')), residencyTable(trace, t));
+    box.append(section);
+  });
+}
