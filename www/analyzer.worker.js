@@ -2,7 +2,7 @@
 // Files are read in slices (never as one string) and streamed into the wasm core.
 //
 // Messages in:  {type: 'init', dir} (first: which wasm build, see wasm-build.js),
-//               {type: 'analyze', files: [{token, file}]}, {type: 'cancel'}, {type: 'report', lang},
+//               {type: 'analyze', files: [{token, file}], lang}, {type: 'cancel'}, {type: 'report', lang},
 //               {type: 'device', json} (what "Measure this device" measured),
 //               {type: 'settings', topology?, threads?} (the user's CPU topology / thread pick),
 //               {type: 'clear'}
@@ -106,6 +106,7 @@ onmessage = ({ data }) => {
       });
       break;
     case 'analyze': {
+      lang = data.lang ?? lang;
       const epoch = cancelEpoch;
       // One file at a time, in order; results appear as each one finishes.
       for (const { token, file } of data.files) {

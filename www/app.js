@@ -120,7 +120,7 @@ function analyzeFiles(files) {
   });
   $('#cancel').hidden = false;
   setStatus(t('ui.status.reading', { name: files.map((f) => f.name).join(', ') }));
-  worker.postMessage({ type: 'analyze', files: batch });
+  worker.postMessage({ type: 'analyze', files: batch, lang });
 }
 
 function render() {

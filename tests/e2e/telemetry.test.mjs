@@ -40,7 +40,9 @@ test('a telemetry CSV and its log show stacked charts and a shaded thermal.wall'
   assert.ok(tStart > 60 && tEnd > tStart, `time range ${tStart}-${tEnd}`);
   assert.match(await ev.textContent(), /t=\d+–\d+ s/);
 
-  // Both inputs were read: the CSV as telemetry, the log as llama.cpp.
+  // Both inputs were read: the CSV as telemetry, the log as llama.cpp (results appear as each
+  // file finishes, so wait for the second one).
+  await page.locator('#inputs li[data-kind="log"]').waitFor();
   assert.equal(await page.locator('#inputs li[data-kind="csv"]').count(), 1);
   assert.equal(await page.locator('#inputs li[data-kind="log"]').count(), 1);
 

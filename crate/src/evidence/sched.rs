@@ -478,7 +478,9 @@ fn compact(cells: &mut Vec<Cell>) {
 }
 
 /// Where a CPU topology fact came from, best first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum TopologySource {
     /// Clusters the user set in the page (or with the CLI).
