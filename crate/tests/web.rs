@@ -23,11 +23,11 @@ fn streamed_log_gives_fallback_findings_with_lines() {
     }
     a.end(id);
     let r = report(&mut a, "en");
-    assert_eq!(r["findings"][0]["id"], "fallback.cpu");
-    assert_eq!(
-        r["findings"][0]["lines"][0]["lines"],
-        serde_json::json!([29, 30])
-    );
+    let fallback = r["findings"]
+        .as_array()
+        .and_then(|f| f.iter().find(|f| f["id"] == "fallback.cpu"))
+        .expect("a fallback.cpu finding");
+    assert_eq!(fallback["lines"][0]["lines"], serde_json::json!([29, 30]));
     assert_eq!(r["inputs"][0]["framework"], "llama-cpp");
 }
 
@@ -54,7 +54,14 @@ fn binary_input_is_an_error_and_others_still_count() {
     // Not ended: the report closes it.
     let r = report(&mut a, "en");
     assert_eq!(r["inputs"][0]["problems"][0]["code"], "rejected.image");
-    assert_eq!(r["findings"].as_array().map(Vec::len), Some(2));
+    let fallbacks = r["findings"]
+        .as_array()
+        .map(|f| f.iter().filter(|f| f["id"] == "fallback.cpu").count());
+    assert_eq!(
+        fallbacks,
+        Some(2),
+        "the log after the PNG is still analyzed"
+    );
     // Chunks for unknown ids are ignored, not a crash.
     a.push(99, b"junk");
     a.end(99);
