@@ -2,14 +2,56 @@
 //! benchmarks need no committed giant files.
 //!
 //! `cargo run --release --example gen_bench_data -- log 1024 > /tmp/big.log` (size in MiB)
+//!
+//! Kinds:
+//! - `log`: a phone's logcat (threadtime) captured while an llama.cpp app loads and generates:
+//!   mostly other tags' noise, as a real capture is, with the app's lines among it.
+//! - `log-dense`: the app's own lines only (every line is one a framework parser reads): the
+//!   worst case for the log parsers.
 
 use std::io::{BufWriter, Write};
+
+/// Other tags' lines of a busy phone, as `adb logcat -v threadtime` shows them: the bulk of any
+/// long capture. `n` varies the numbers so no two blocks are identical.
+fn noise_block(n: u64, ts: &str, out: &mut impl Write) -> std::io::Result<()> {
+    let pid = 1000 + (n * 7919) % 29000;
+    let tid = pid + n % 40;
+    writeln!(out, "{ts}  1520  1561 I ActivityManager: Start proc {pid}:com.android.vending:background/u0a{} for service {{com.android.vending/com.google.android.finsky.ipcservers.background.BackgroundGrpcServerAndroidService}}", n % 300)?;
+    writeln!(out, "{ts}  {pid}  {pid} I Choreographer: Skipped {} frames!  The application may be doing too much work on its main thread.", n % 90)?;
+    writeln!(
+        out,
+        "{ts}   812   812 D SurfaceFlinger: Display 4619827259835644672 HWC layers:"
+    )?;
+    writeln!(
+        out,
+        "{ts}  1520  1544 D WifiStateMachine: Connected to network id {} rssi -{} dBm",
+        n % 7,
+        40 + n % 50
+    )?;
+    writeln!(
+        out,
+        "{ts}  {pid}  {tid} W System  : A resource failed to call close. "
+    )?;
+    writeln!(out, "{ts}  2310  2387 I chatty  : uid=10143(com.google.android.gms) Binder:2310_4 identical {} lines", n % 17)?;
+    writeln!(out, "{ts}   655   655 E ANDR-PERF-OPTSHANDLER: Perflock resource /sys/class/devfreq/soc:qcom,cpu-llcc-ddr-bw/min_freq not supported")?;
+    writeln!(out, "{ts}  1520  1999 I WindowManager: Changing focus from Window{{{:x} u0 com.android.launcher3/.Launcher}} to null", 0x3f2a_1c00 + n)?;
+    writeln!(out, "{ts}   975  1002 D audio_hw_primary: out_set_parameters: enter: usecase(1: low-latency-playback) kvpairs: routing=2")?;
+    writeln!(out, "{ts}  {pid}  {tid} D OpenGLRenderer: endAllActiveAnimators on 0x{:x} (RippleDrawable) with handle 0x{:x}", 0x7a3c_0000 + n * 16, 0x7b00_0000 + n * 8)?;
+    writeln!(out, "{ts}  1520  1538 I PowerManagerService: Waking up from Asleep (uid=1000, reason=WAKE_REASON_POWER_BUTTON, details=android.policy:POWER)...")?;
+    writeln!(out, "{ts}   610   610 I thermal-engine: TM Id 'MONITOR-TEMP' Sensor 'cpu-1-0-usr' - alarm cleared at {}.{} degC", 40 + n % 20, n % 10)?;
+    writeln!(
+        out,
+        "{ts}  3121  3140 V FA      : Recording user engagement, ms: {}",
+        n * 37 % 100_000
+    )?;
+    writeln!(out, "{ts}  1520  1564 W BroadcastQueue: Background execution not allowed: receiving Intent {{ act=android.intent.action.BATTERY_CHANGED flg=0x60000010 (has extras) }} to com.example.widget/.BatteryReceiver")?;
+    writeln!(out, "{ts}  {pid}  {tid} I zygote64: Background concurrent copying GC freed {}({}KB) AllocSpace objects, 12(240KB) LOS objects, 49% free, 5MB/11MB, paused 108us total {}.{}ms", n % 50_000, n % 2000, n % 90, n % 1000)
+}
 
 /// A llama.cpp session inside Android logcat (threadtime), with the noise of other tags and the
 /// fallback lines a real compatibility build prints: the mix the log parsers see in the wild.
 fn log_block(n: u64, out: &mut impl Write) -> std::io::Result<()> {
-    let (mm, ss, ms) = ((n / 60_000) % 60, (n / 1000) % 60, n % 1000);
-    let ts = format!("11-29 14:{mm:02}:{ss:02}.{ms:03}");
+    let ts = timestamp(n);
     writeln!(out, "{ts} 12034 12071 I llama-android.cpp: llama_model_loader: - kv  {:>2}:                          qwen2.block_count u32              = 28", n % 30)?;
     writeln!(
         out,
@@ -39,6 +81,11 @@ fn log_block(n: u64, out: &mut impl Write) -> std::io::Result<()> {
     )
 }
 
+fn timestamp(n: u64) -> String {
+    let (mm, ss, ms) = ((n / 60_000) % 60, (n / 1000) % 60, n % 1000);
+    format!("11-29 14:{mm:02}:{ss:02}.{ms:03}")
+}
+
 fn main() -> std::io::Result<()> {
     let mut args = std::env::args().skip(1);
     let kind = args.next().unwrap_or_else(|| "log".into());
@@ -53,12 +100,22 @@ fn main() -> std::io::Result<()> {
     match kind.as_str() {
         "log" => {
             while out.written < target {
+                let ts = timestamp(n);
+                noise_block(n, &ts, &mut out)?;
+                noise_block(n + 1, &ts, &mut out)?;
+                log_block(n, &mut out)?;
+                noise_block(n + 2, &ts, &mut out)?;
+                n += 1;
+            }
+        }
+        "log-dense" => {
+            while out.written < target {
                 log_block(n, &mut out)?;
                 n += 1;
             }
         }
         other => {
-            eprintln!("unknown kind '{other}': use log");
+            eprintln!("unknown kind '{other}': use log or log-dense");
             std::process::exit(2);
         }
     }

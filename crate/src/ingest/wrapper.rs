@@ -4,9 +4,6 @@
 //!
 //! Parsers match on the bare message, so one pattern serves a framework whatever carried it.
 
-use regex::Regex;
-use std::sync::OnceLock;
-
 /// What carried a line, when a known prefix was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Wrapper {
@@ -33,61 +30,372 @@ pub struct Unwrapped<'a> {
     pub tag: Option<&'a str>,
 }
 
-struct Patterns {
-    table: Vec<(Wrapper, Regex)>,
+/// A cursor over a line's bytes. The wrappers are fixed shapes (digits, separators, a level
+/// letter), so matching them by hand costs a few nanoseconds where a capturing regex per shape
+/// cost most of a log's parse time. Only ASCII bytes are ever matched, so every position the
+/// cursor stops at is a char boundary.
+struct Cur<'a> {
+    s: &'a [u8],
+    i: usize,
 }
 
-fn patterns() -> &'static Patterns {
-    static P: OnceLock<Patterns> = OnceLock::new();
-    P.get_or_init(|| {
-        // Each pattern captures the tag (if any) as `tag`; the message is what follows the match.
-        let table = [
-            (
-                Wrapper::LogcatThreadtime,
-                r"^\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s+\d+\s+\d+ [VDIWEFA] (?P<tag>[^:]*?)\s*: ?",
-            ),
-            (
-                Wrapper::LogcatTime,
-                r"^\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} [VDIWEFA]/(?P<tag>[^:(]+?)\s*(?:\(\s*\d+\))?: ?",
-            ),
-            (
-                Wrapper::AndroidStudioOld,
-                r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \d+-\d+/\S+ [VDIWEFA]/(?P<tag>[^:]+): ?",
-            ),
-            (
-                Wrapper::AndroidStudioNew,
-                r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s+\d+-\d+\s+(?P<tag>\S+)\s+\S+\s+[VDIWEFA]\s+",
-            ),
-            (
-                Wrapper::LogcatBrief,
-                r"^[VDIWEFA]/(?P<tag>[^:(]+?)\s*(?:\(\s*\d+\))?: ?",
-            ),
-            (
-                Wrapper::AndroidStudioTimeOnly,
-                r"^\d\d:\d\d:\d\d\.\d{3}\s+[VDIWEFA]\s+",
-            ),
-            (Wrapper::LlamaTimestamps, r"^\d+\.\d\d\.\d{3}\.\d{3} [IWED] "),
-            (
-                Wrapper::Glog,
-                r"^[IWEF]\d{4} \d\d:\d\d:[\d.]+\s+\d+ (?P<tag>[\w.]+):\d+\] ",
-            ),
-            (
-                Wrapper::OnnxRuntime,
-                r"^(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ )?\[[VIWEF]:onnxruntime:[^,\]]*,\s*(?P<tag>[^\]]*)\]\s*",
-            ),
-            (
-                Wrapper::Timestamp,
-                r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?\s+(?:\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|[VDIWEF])\]?\s+)?",
-            ),
-        ];
-        Patterns {
-            table: table
-                .into_iter()
-                .map(|(w, re)| (w, Regex::new(re).expect("wrapper pattern compiles")))
-                .collect(),
+impl<'a> Cur<'a> {
+    fn new(s: &'a str) -> Self {
+        Cur {
+            s: s.as_bytes(),
+            i: 0,
         }
-    })
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+
+    fn byte(&mut self, b: u8) -> Option<()> {
+        (self.peek() == Some(b)).then(|| self.i += 1)
+    }
+
+    fn opt(&mut self, b: u8) -> bool {
+        self.byte(b).is_some()
+    }
+
+    fn any_of(&mut self, set: &[u8]) -> Option<u8> {
+        let b = self.peek().filter(|b| set.contains(b))?;
+        self.i += 1;
+        Some(b)
+    }
+
+    fn literal(&mut self, lit: &str) -> Option<()> {
+        let end = self.i + lit.len();
+        (self.s.get(self.i..end) == Some(lit.as_bytes())).then(|| self.i = end)
+    }
+
+    /// Bytes while `f` holds; how many.
+    fn span(&mut self, f: impl Fn(u8) -> bool) -> usize {
+        let start = self.i;
+        while self.peek().is_some_and(&f) {
+            self.i += 1;
+        }
+        self.i - start
+    }
+
+    fn span1(&mut self, f: impl Fn(u8) -> bool) -> Option<()> {
+        (self.span(f) > 0).then_some(())
+    }
+
+    fn digits(&mut self, n: usize) -> Option<()> {
+        let end = self.i + n;
+        let all = self.s.get(self.i..end)?.iter().all(u8::is_ascii_digit);
+        all.then(|| self.i = end)
+    }
+
+    fn digits1(&mut self) -> Option<()> {
+        self.span1(|b| b.is_ascii_digit())
+    }
+
+    fn ws(&mut self) -> usize {
+        self.span(is_space)
+    }
+
+    fn ws1(&mut self) -> Option<()> {
+        (self.ws() > 0).then_some(())
+    }
+
+    /// Advances to the next byte in `stop` (not past it).
+    fn until(&mut self, stop: &[u8]) -> Option<u8> {
+        self.span(|b| !stop.contains(&b));
+        self.peek()
+    }
+
+    fn text(&self, from: usize, to: usize) -> &'a str {
+        // `from` and `to` sit next to ASCII bytes the cursor matched: char boundaries.
+        std::str::from_utf8(&self.s[from..to]).unwrap_or("")
+    }
+
+    /// `MM-DD hh:mm:ss.mmm` (logcat) or `YYYY-MM-DD hh:mm:ss` (Android Studio).
+    fn month_day_time_ms(&mut self) -> Option<()> {
+        self.digits(2)?;
+        self.byte(b'-')?;
+        self.digits(2)?;
+        self.byte(b' ')?;
+        self.time_ms()
+    }
+
+    fn date(&mut self) -> Option<()> {
+        self.digits(4)?;
+        self.byte(b'-')?;
+        self.digits(2)?;
+        self.byte(b'-')?;
+        self.digits(2)
+    }
+
+    fn time(&mut self) -> Option<()> {
+        self.digits(2)?;
+        self.byte(b':')?;
+        self.digits(2)?;
+        self.byte(b':')?;
+        self.digits(2)
+    }
+
+    fn time_ms(&mut self) -> Option<()> {
+        self.time()?;
+        self.byte(b'.')?;
+        self.digits(3)
+    }
+
+    /// `pid-tid`
+    fn pid_tid(&mut self) -> Option<()> {
+        self.digits1()?;
+        self.byte(b'-')?;
+        self.digits1()
+    }
 }
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\x0b' | b'\x0c' | b'\r' | b'\n')
+}
+
+const LEVELS: &[u8] = b"VDIWEFA";
+
+/// A match: the tag's bounds (if the shape has one) and where the message starts.
+type Found = (Option<(usize, usize)>, usize);
+
+/// `MM-DD hh:mm:ss.mmm  pid  tid L tag: ` (`adb logcat -v threadtime`)
+fn logcat_threadtime(c: &mut Cur) -> Option<Found> {
+    c.month_day_time_ms()?;
+    c.ws1()?;
+    c.digits1()?;
+    c.ws1()?;
+    c.digits1()?;
+    c.byte(b' ')?;
+    c.any_of(LEVELS)?;
+    c.byte(b' ')?;
+    let tag = c.i;
+    c.until(b":")?;
+    let tag_end = c.i;
+    c.i += 1;
+    c.opt(b' ');
+    Some((Some((tag, tag_end)), c.i))
+}
+
+/// `tag( pid): ` or `tag: ` after `L/` (brief and time layouts).
+fn slash_tag_tail(c: &mut Cur) -> Option<Found> {
+    let tag = c.i;
+    let stop = c.until(b":(")?;
+    if c.i == tag {
+        return None;
+    }
+    let tag_end = c.i;
+    if stop == b'(' {
+        c.i += 1;
+        c.ws();
+        c.digits1()?;
+        c.byte(b')')?;
+    }
+    c.byte(b':')?;
+    c.opt(b' ');
+    Some((Some((tag, tag_end)), c.i))
+}
+
+/// `MM-DD hh:mm:ss.mmm L/tag( pid): ` (`adb logcat -v time`)
+fn logcat_time(c: &mut Cur) -> Option<Found> {
+    c.month_day_time_ms()?;
+    c.byte(b' ')?;
+    c.any_of(LEVELS)?;
+    c.byte(b'/')?;
+    slash_tag_tail(c)
+}
+
+/// `L/tag( pid): ` (`adb logcat -v brief`)
+fn logcat_brief(c: &mut Cur) -> Option<Found> {
+    c.any_of(LEVELS)?;
+    c.byte(b'/')?;
+    slash_tag_tail(c)
+}
+
+/// `YYYY-MM-DD hh:mm:ss.mmm pid-tid/package L/tag: ` (Android Studio before Dolphin)
+fn studio_old(c: &mut Cur) -> Option<Found> {
+    c.date()?;
+    c.byte(b' ')?;
+    c.time_ms()?;
+    c.byte(b' ')?;
+    c.pid_tid()?;
+    c.byte(b'/')?;
+    c.span1(|b| !is_space(b))?;
+    c.byte(b' ')?;
+    c.any_of(LEVELS)?;
+    c.byte(b'/')?;
+    let tag = c.i;
+    c.until(b":")?;
+    if c.i == tag {
+        return None;
+    }
+    let tag_end = c.i;
+    c.i += 1;
+    c.opt(b' ');
+    Some((Some((tag, tag_end)), c.i))
+}
+
+/// `YYYY-MM-DD hh:mm:ss.mmm  pid-tid  tag  package  L  ` (Android Studio Dolphin and later)
+fn studio_new(c: &mut Cur) -> Option<Found> {
+    c.date()?;
+    c.byte(b' ')?;
+    c.time_ms()?;
+    c.ws1()?;
+    c.pid_tid()?;
+    c.ws1()?;
+    let tag = c.i;
+    c.span1(|b| !is_space(b))?;
+    let tag_end = c.i;
+    c.ws1()?;
+    c.span1(|b| !is_space(b))?;
+    c.ws1()?;
+    c.any_of(LEVELS)?;
+    c.ws1()?;
+    Some((Some((tag, tag_end)), c.i))
+}
+
+/// `hh:mm:ss.mmm  L  ` (Android Studio, time-only column)
+fn studio_time_only(c: &mut Cur) -> Option<Found> {
+    c.time_ms()?;
+    c.ws1()?;
+    c.any_of(LEVELS)?;
+    c.ws1()?;
+    Some((None, c.i))
+}
+
+/// `0.00.359.020 I ` (llama.cpp `--log-timestamps`)
+fn llama_timestamps(c: &mut Cur) -> Option<Found> {
+    c.digits1()?;
+    c.byte(b'.')?;
+    c.digits(2)?;
+    c.byte(b'.')?;
+    c.digits(3)?;
+    c.byte(b'.')?;
+    c.digits(3)?;
+    c.byte(b' ')?;
+    c.any_of(b"IWED")?;
+    c.byte(b' ')?;
+    Some((None, c.i))
+}
+
+/// `I0725 08:31:06.174139    1280 file.cc:186] ` (glog / absl)
+fn glog(c: &mut Cur) -> Option<Found> {
+    c.any_of(b"IWEF")?;
+    c.digits(4)?;
+    c.byte(b' ')?;
+    c.digits(2)?;
+    c.byte(b':')?;
+    c.digits(2)?;
+    c.byte(b':')?;
+    c.span1(|b| b.is_ascii_digit() || b == b'.')?;
+    c.ws1()?;
+    c.digits1()?;
+    c.byte(b' ')?;
+    let tag = c.i;
+    c.span1(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b >= 0x80)?;
+    let tag_end = c.i;
+    c.byte(b':')?;
+    c.digits1()?;
+    c.literal("] ")?;
+    Some((Some((tag, tag_end)), c.i))
+}
+
+/// `[date time ][L:onnxruntime:logger, file.cc:N Func] `
+fn onnxruntime(c: &mut Cur) -> Option<Found> {
+    let start = c.i;
+    let dated = (|| {
+        c.date()?;
+        c.byte(b' ')?;
+        c.time()?;
+        c.byte(b'.')?;
+        c.digits1()?;
+        c.byte(b' ')
+    })();
+    if dated.is_none() {
+        c.i = start;
+    }
+    c.byte(b'[')?;
+    c.any_of(b"VIWEF")?;
+    c.literal(":onnxruntime:")?;
+    if c.until(b",]")? != b',' {
+        return None;
+    }
+    c.i += 1;
+    c.ws();
+    let tag = c.i;
+    c.until(b"]")?;
+    let tag_end = c.i;
+    c.i += 1;
+    c.ws();
+    Some((Some((tag, tag_end)), c.i))
+}
+
+/// `[2025-06-02 18:20:11.5+08:00] INFO  ` and the like: an ISO date-time, then maybe a level.
+fn timestamp(c: &mut Cur) -> Option<Found> {
+    c.opt(b'[');
+    c.date()?;
+    c.any_of(b" T")?;
+    c.time()?;
+    if matches!(c.peek(), Some(b'.' | b',')) {
+        c.i += 1;
+        c.digits1()?;
+    }
+    match c.peek() {
+        Some(b'Z') => c.i += 1,
+        Some(b'+' | b'-') => {
+            c.i += 1;
+            c.digits(2)?;
+            c.opt(b':');
+            c.digits(2)?;
+        }
+        _ => {}
+    }
+    c.opt(b']');
+    c.ws1()?;
+    let before_level = c.i;
+    if level_word(c).is_none() {
+        c.i = before_level;
+    }
+    Some((None, c.i))
+}
+
+/// `[INFO] `, `WARNING `, `E `: a level word and the space after it.
+fn level_word(c: &mut Cur) -> Option<()> {
+    c.opt(b'[');
+    let at = c.i;
+    for word in [
+        "TRACE", "DEBUG", "INFO", "WARNING", "WARN", "ERROR", "FATAL",
+    ] {
+        c.i = at;
+        if c.literal(word).is_some() && level_end(c).is_some() {
+            return Some(());
+        }
+    }
+    c.i = at;
+    c.any_of(b"VDIWEF")?;
+    level_end(c)
+}
+
+fn level_end(c: &mut Cur) -> Option<()> {
+    c.opt(b']');
+    c.ws1()
+}
+
+/// The shapes, tried in this order (the first that matches wins: an Android Studio line would
+/// also pass as a bare timestamp).
+const SHAPES: &[(Wrapper, fn(&mut Cur) -> Option<Found>)] = &[
+    (Wrapper::LogcatThreadtime, logcat_threadtime),
+    (Wrapper::LogcatTime, logcat_time),
+    (Wrapper::AndroidStudioOld, studio_old),
+    (Wrapper::AndroidStudioNew, studio_new),
+    (Wrapper::LogcatBrief, logcat_brief),
+    (Wrapper::AndroidStudioTimeOnly, studio_time_only),
+    (Wrapper::LlamaTimestamps, llama_timestamps),
+    (Wrapper::Glog, glog),
+    (Wrapper::OnnxRuntime, onnxruntime),
+    (Wrapper::Timestamp, timestamp),
+];
 
 /// Removes paste artefacts (`> ` quote markers, 4-space or tab indents), then at most two
 /// nested wrappers (an app's logcat line can carry a glog line).
@@ -124,11 +432,11 @@ fn strip_one(message: &str) -> Option<(Wrapper, Option<&str>, &str)> {
     if !(first.is_ascii_digit() || first.is_ascii_uppercase() || *first == b'[') {
         return None;
     }
-    for (w, re) in &patterns().table {
-        if let Some(c) = re.captures(message) {
-            let end = c.get(0).map_or(0, |m| m.end());
-            let tag = c.name("tag").map(|m| m.as_str().trim());
-            return Some((*w, tag, &message[end..]));
+    for (w, shape) in SHAPES {
+        let mut c = Cur::new(message);
+        if let Some((tag, end)) = shape(&mut c) {
+            let tag = tag.map(|(a, b)| c.text(a, b).trim());
+            return Some((*w, tag, c.text(end, c.s.len())));
         }
     }
     None
@@ -142,6 +450,110 @@ pub fn is_markdown_fence(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use regex::Regex;
+
+    /// The shapes as regexes: the specification the hand-written matchers were written from,
+    /// kept as the oracle they are checked against.
+    fn oracle() -> Vec<(Wrapper, Regex)> {
+        [
+            (Wrapper::LogcatThreadtime, r"^\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s+\d+\s+\d+ [VDIWEFA] (?P<tag>[^:]*?)\s*: ?"),
+            (Wrapper::LogcatTime, r"^\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} [VDIWEFA]/(?P<tag>[^:(]+?)\s*(?:\(\s*\d+\))?: ?"),
+            (Wrapper::AndroidStudioOld, r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \d+-\d+/\S+ [VDIWEFA]/(?P<tag>[^:]+): ?"),
+            (Wrapper::AndroidStudioNew, r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\s+\d+-\d+\s+(?P<tag>\S+)\s+\S+\s+[VDIWEFA]\s+"),
+            (Wrapper::LogcatBrief, r"^[VDIWEFA]/(?P<tag>[^:(]+?)\s*(?:\(\s*\d+\))?: ?"),
+            (Wrapper::AndroidStudioTimeOnly, r"^\d\d:\d\d:\d\d\.\d{3}\s+[VDIWEFA]\s+"),
+            (Wrapper::LlamaTimestamps, r"^\d+\.\d\d\.\d{3}\.\d{3} [IWED] "),
+            (Wrapper::Glog, r"^[IWEF]\d{4} \d\d:\d\d:[\d.]+\s+\d+ (?P<tag>[\w.]+):\d+\] "),
+            (Wrapper::OnnxRuntime, r"^(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ )?\[[VIWEF]:onnxruntime:[^,\]]*,\s*(?P<tag>[^\]]*)\]\s*"),
+            (Wrapper::Timestamp, r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?\s+(?:\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|[VDIWEF])\]?\s+)?"),
+        ]
+        .into_iter()
+        // The matchers take digits and spaces to be ASCII, and any non-ASCII char as a word char.
+        .map(|(w, re)| {
+            let re = re
+                .replace(r"[\w.]", r"[0-9A-Za-z_.\x{80}-\x{10FFFF}]")
+                .replace(r"\d", "[0-9]")
+                .replace(r"\s", r"[\t\n\x0B\x0C\r ]")
+                .replace(r"\S", r"[^\t\n\x0B\x0C\r ]");
+            (w, Regex::new(&re).unwrap())
+        })
+        .collect()
+    }
+
+    fn by_oracle<'a>(
+        oracle: &[(Wrapper, Regex)],
+        message: &'a str,
+    ) -> Option<(Wrapper, Option<&'a str>, &'a str)> {
+        let first = message.as_bytes().first()?;
+        if !(first.is_ascii_digit() || first.is_ascii_uppercase() || *first == b'[') {
+            return None;
+        }
+        oracle.iter().find_map(|(w, re)| {
+            let c = re.captures(message)?;
+            let end = c.get(0)?.end();
+            Some((
+                *w,
+                c.name("tag").map(|m| m.as_str().trim()),
+                &message[end..],
+            ))
+        })
+    }
+
+    /// Every line of every sample, and mutations of each wrapper's shape, unwrap exactly as the
+    /// regexes say.
+    #[test]
+    fn matches_the_regex_oracle() {
+        let oracle = oracle();
+        let mut lines: Vec<String> = Vec::new();
+        let mut dirs = vec![std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../samples"
+        ))];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if let Ok(text) = std::fs::read_to_string(&path) {
+                    lines.extend(text.lines().map(|l| strip_paste(l).to_string()));
+                }
+            }
+        }
+        assert!(lines.len() > 1000, "samples found: {}", lines.len());
+        let seeds = [
+            "09-13 15:41:08.460 31938  5505 I llama-android.cpp: msg",
+            "09-13 15:41:08.460 31938  5505 I tag with spaces   :msg",
+            "09-13 15:41:08.460 31938  5505 I : empty tag",
+            "01-02 03:04:05.678 W/MNN     ( 1234): Not registered type 35",
+            "01-02 03:04:05.678 W/MNN(1234):x",
+            "01-02 03:04:05.678 W/MNN (abc): x",
+            "2022-06-23 22:29:14.326 4381-4381/com.x E/tflite: msg",
+            "2024-04-09 18:25:38.304  3468-3678  native  com.example  A  F0000 00:00:1712658338.304137 3678 x.cc:263] m",
+            "E/tflite: msg", "W/ncnn    (32156): [0 Mali]", "E/ : x", "E/(12): x",
+            "12:01:02.345  I  msg", "0.00.359.020 I system_info: x", "10.11.359.020 W x",
+            "I0000 00:00:1721895466.174139    1280 llm_inference_engine.cc:186] Session",
+            "2025-02-11 09:12:40.9901118 [W:onnxruntime:, session_state.cc:1169 Verify] Some",
+            "[E:onnxruntime:Default, x.cc:1 F]   msg", "[E:onnxruntime:Default] msg",
+            "[2025-06-02 18:20:11] INFO  engine: x", "2025-06-02T18:20:11.5+08:00 WARNING x",
+            "2025-06-02T18:20:11Z [WARN] x", "2025-06-02 18:20:11,123 E x", "2025-06-02 18:20:11 Info x",
+            "2025-06-02 18:20:11-0700 x", "2025-06-02 18:20:11WARN x", "[2025-06-02 18:20:11]  [ERROR]  x",
+        ];
+        for seed in seeds {
+            for cut in 0..=seed.len() {
+                lines.push(seed[..cut].to_string());
+                let mut b = seed.as_bytes().to_vec();
+                if cut < b.len() {
+                    for repl in [b' ', b'x', b'1', b':', b'(', b']'] {
+                        b[cut] = repl;
+                        lines.push(String::from_utf8_lossy(&b).into_owned());
+                    }
+                }
+            }
+        }
+        for line in &lines {
+            assert_eq!(strip_one(line), by_oracle(&oracle, line), "{line:?}");
+        }
+    }
 
     #[test]
     fn strips_each_wrapper() {
