@@ -1,16 +1,24 @@
 //! Framework logs, whatever wraps them: every line is unwrapped, checked against the fallback
 //! wording table, and handed to the framework parsers (`frameworks/`), which collect run facts.
+//!
+//! Most lines of a real capture concern neither (other apps' logcat noise), so one keyword pass
+//! over each message ([`scan`]) decides whether the parsers see it at all.
 
 use super::fallback_phrases;
-use super::frameworks::Frameworks;
+use super::frameworks::{Frameworks, ParserMask, ALL_PARSERS, PARSERS};
 use super::lines::Line;
 use super::wrapper;
 use super::LineParser;
 use crate::evidence::{Evidence, InputId, Occurrence};
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 pub struct LogParser {
     input: InputId,
     frameworks: Option<Frameworks>,
+    /// Off only in the test that checks the gate changes nothing.
+    gated: bool,
 }
 
 impl LogParser {
@@ -18,8 +26,73 @@ impl LogParser {
         LogParser {
             input,
             frameworks: Some(Frameworks::new(name)),
+            gated: true,
         }
     }
+}
+
+/// Who may care about a message: which framework parsers, and the fallback table.
+#[derive(Debug, Clone, Copy, Default)]
+struct Hits {
+    parsers: ParserMask,
+    fallback: bool,
+}
+
+const EVERYONE: Hits = Hits {
+    parsers: ALL_PARSERS,
+    fallback: true,
+};
+
+/// Every parser's literals and the fallback table's keywords in one automaton, so one pass over
+/// a message says who may care about it (ASCII case folded: a superset of what each parser then
+/// checks exactly). Matches may overlap (`eval time =` is llama.cpp's `eval time` and MNN's
+/// ` time =`), so all of them are found.
+struct Gate {
+    automaton: AhoCorasick,
+    owners: Vec<Hits>,
+}
+
+fn gate() -> Option<&'static Gate> {
+    static GATE: OnceLock<Option<Gate>> = OnceLock::new();
+    GATE.get_or_init(|| {
+        let mut owners: BTreeMap<String, Hits> = BTreeMap::new();
+        for (i, spec) in PARSERS.iter().enumerate() {
+            for word in spec.keywords.iter().flat_map(|w| w.iter()) {
+                owners.entry(word.to_ascii_lowercase()).or_default().parsers |= 1 << i;
+            }
+        }
+        for word in fallback_phrases::KEYWORDS {
+            owners
+                .entry(word.to_ascii_lowercase())
+                .or_default()
+                .fallback = true;
+        }
+        let automaton = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .kind(Some(AhoCorasickKind::DFA))
+            .build(owners.keys())
+            .ok()?;
+        Some(Gate {
+            automaton,
+            owners: owners.into_values().collect(),
+        })
+    })
+    .as_ref()
+}
+
+fn scan(message: &str) -> Hits {
+    // Without the automaton (it cannot fail to build from these literals), everyone reads.
+    let Some(gate) = gate() else {
+        return EVERYONE;
+    };
+    let mut hits = Hits::default();
+    for m in gate.automaton.find_overlapping_iter(message) {
+        if let Some(o) = gate.owners.get(m.pattern().as_usize()) {
+            hits.parsers |= o.parsers;
+            hits.fallback |= o.fallback;
+        }
+    }
+    hits
 }
 
 impl LineParser for LogParser {
@@ -31,12 +104,13 @@ impl LineParser for LogParser {
         if message.is_empty() {
             return;
         }
+        let hits = if self.gated { scan(message) } else { EVERYONE };
         if let Some(f) = &mut self.frameworks {
-            f.line(message, line.number);
+            if hits.parsers != 0 || f.in_block() || Frameworks::may_open_block(message) {
+                f.line(message, line.number, hits.parsers);
+            }
         }
-        // The keyword prefilter first: most lines cannot be fallbacks, and it is much cheaper
-        // than the wording table.
-        if !fallback_phrases::may_mention(message) {
+        if !hits.fallback {
             return;
         }
         if let Some(class) = fallback_phrases::classify(message) {
@@ -57,5 +131,69 @@ impl LineParser for LogParser {
         if let Some(f) = self.frameworks.take() {
             ev.runs.extend(f.finish());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::lines::LineSplitter;
+
+    fn parse(name: &str, text: &str, gated: bool) -> Evidence {
+        let mut ev = Evidence::default();
+        let id = ev.add_input(name);
+        let mut p = LogParser::new(id, name);
+        p.gated = gated;
+        let mut s = LineSplitter::new();
+        s.push(text.as_bytes(), &mut |l| p.line(l, &mut ev));
+        s.finish(&mut |l| p.line(l, &mut ev));
+        p.finish(&mut ev);
+        ev
+    }
+
+    /// The gate only skips lines nothing reads: every sample gives the same runs and fallback
+    /// groups with and without it, also with each sample's lines cut and shuffled into the noise
+    /// of the others.
+    #[test]
+    fn gate_changes_nothing() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../samples");
+        let mut texts = Vec::new();
+        for dir in [
+            "logs",
+            "compare",
+            "negative",
+            "demo",
+            "encodings",
+            "invalid",
+        ] {
+            let Ok(entries) = std::fs::read_dir(format!("{root}/{dir}")) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                if let Ok(text) = std::fs::read_to_string(entry.path()) {
+                    texts.push((entry.path().display().to_string(), text));
+                }
+            }
+        }
+        assert!(texts.len() > 30, "samples found: {}", texts.len());
+        let all: String = texts.iter().map(|(_, t)| t.as_str()).collect();
+        texts.push(("all".into(), all));
+        let mut runs_seen = 0;
+        for (name, text) in &texts {
+            let gated = parse(name, text, true);
+            let ungated = parse(name, text, false);
+            assert_eq!(
+                format!("{:?}", gated.runs),
+                format!("{:?}", ungated.runs),
+                "{name}"
+            );
+            assert_eq!(
+                format!("{:?}", gated.fallbacks),
+                format!("{:?}", ungated.fallbacks),
+                "{name}"
+            );
+            runs_seen += gated.runs.len();
+        }
+        assert!(runs_seen > 30, "runs: {runs_seen}");
     }
 }

@@ -25,21 +25,25 @@ struct Re {
     pte: Regex,
 }
 
+/// Literals at least one of which every line this parser reads contains (its first, cheap
+/// check; [`super::KEYWORDS`] gathers them for the log parser's gate).
+pub const KEYWORDS: &[&str] = &[
+    "Prompt Tokens",
+    "Model Load Time",
+    "Prompt evaluation",
+    "Generated ",
+    "threadpool",
+    "Qnn",
+    "qnn",
+    ".pte",
+];
+
 fn re() -> &'static Re {
     static R: OnceLock<Re> = OnceLock::new();
     R.get_or_init(|| {
         let r = |p: &str| Regex::new(p).expect("ExecuTorch pattern compiles");
         Re {
-            gate: super::literal_gate(&[
-                "Prompt Tokens",
-                "Model Load Time",
-                "Prompt evaluation",
-                "Generated ",
-                "threadpool",
-                "Qnn",
-                "qnn",
-                ".pte",
-            ]),
+            gate: super::literal_gate(KEYWORDS),
             tokens: r(r"Prompt Tokens:\s*(\d+)\s+Generated Tokens:\s*(\d+)"),
             load: r(r"Model Load Time:\s*([\d.]+)\s*\(seconds\)"),
             prefill: r(r"Prompt evaluation:\s*([\d.]+)\s*\(seconds\)\s*Rate:\s*([\w.+-]+)"),

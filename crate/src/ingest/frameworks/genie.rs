@@ -22,12 +22,16 @@ struct Re {
     allocated: Regex,
 }
 
+/// Literals at least one of which every line this parser reads contains (its first, cheap
+/// check; [`super::KEYWORDS`] gathers them for the log parser's gate).
+pub const KEYWORDS: &[&str] = &["libGenie", "libQnn", "Allocated total size"];
+
 fn re() -> &'static Re {
     static R: OnceLock<Re> = OnceLock::new();
     R.get_or_init(|| {
         let r = |p: &str| Regex::new(p).expect("Genie pattern compiles");
         Re {
-            gate: super::literal_gate(&["libGenie", "libQnn", "Allocated total size"]),
+            gate: super::literal_gate(KEYWORDS),
             version: r(r"Using libGenie\.so version ([\w.]+)"),
             htp: r(r"libQnn(Htp|Gpu|Cpu|Dsp)\w*\.so"),
             allocated: r(r"Allocated total size = (\d+) across (\d+) buffers"),

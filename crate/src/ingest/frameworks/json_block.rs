@@ -26,6 +26,11 @@ pub struct Doc {
 }
 
 impl JsonBlock {
+    /// True inside a document.
+    pub fn active(&self) -> bool {
+        self.active
+    }
+
     /// Feeds one message. Returns a document when this line closes one.
     pub fn line(&mut self, msg: &str, at: u64) -> Option<Doc> {
         if !self.active {

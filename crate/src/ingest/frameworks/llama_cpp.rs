@@ -56,12 +56,37 @@ struct Re {
     csv_head: Regex,
 }
 
+/// Literals at least one of which every line this parser reads contains (its first, cheap
+/// check; [`super::KEYWORDS`] gathers them for the log parser's gate).
+pub const KEYWORDS: &[&str] = &[
+    "eval time",
+    "load time",
+    "predict time",
+    "system",
+    "CPU : ",
+    "AVX = ",
+    "build",
+    "loading model",
+    "llama_model_loader",
+    "print_info",
+    "llm_load_print_meta",
+    "llama_model_load",
+    "buffer size",
+    "kv self size",
+    "mem required",
+    "threadpool",
+    "ggml_",
+    "Vulkan",
+    "Device ",
+    "using device",
+];
+
 fn re() -> &'static Re {
     static R: OnceLock<Re> = OnceLock::new();
     R.get_or_init(|| {
         let r = |p: &str| Regex::new(p).expect("llama.cpp pattern compiles");
         Re {
-            gate: super::literal_gate(&["eval time", "load time", "predict time", "system", "CPU : ", "AVX = ", "build", "loading model", "llama_model_loader", "print_info", "llm_load_print_meta", "llama_model_load", "buffer size", "kv self size", "mem required", "threadpool", "ggml_", "Vulkan", "Device ", "using device"]),
+            gate: super::literal_gate(KEYWORDS),
             build: r(r"^(?:main: )?build\s*[:=]\s*(\w+) \((\w+)\)(?: with (.+?) for (\S+))?"),
             loaded: r(r"llama_model_loader: loaded meta data with \d+ key-value pairs and \d+ tensors from (.+?)(?: \(version .*\))?\s*$"),
             loading: r(r"(?:^llama\.cpp|^llama_model_load|^main|^llama_load_model_from_file|^llama_model_load_from_file_impl): loading model from '?([^' ]+)'?"),
@@ -580,6 +605,10 @@ impl FrameworkParser for LlamaCpp {
         self.rows(msg, at, runs);
     }
 
+    fn in_block(&self) -> bool {
+        self.csv_cols.is_some()
+    }
+
     fn doc(&mut self, doc: &Doc, runs: &mut RunCollector) {
         let objs: Vec<&serde_json::Map<String, serde_json::Value>> = match &doc.value {
             serde_json::Value::Array(a) => a.iter().filter_map(|v| v.as_object()).collect(),
@@ -654,7 +683,11 @@ mod tests {
     fn parse(text: &str) -> Vec<Run> {
         let mut f = super::super::Frameworks::new("t");
         for (i, l) in text.lines().enumerate() {
-            f.line(crate::ingest::wrapper::unwrap(l).message, i as u64 + 1);
+            f.line(
+                crate::ingest::wrapper::unwrap(l).message,
+                i as u64 + 1,
+                crate::ingest::frameworks::ALL_PARSERS,
+            );
         }
         f.finish()
     }

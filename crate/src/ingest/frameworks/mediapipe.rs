@@ -18,12 +18,16 @@ struct Re {
     model: Regex,
 }
 
+/// Literals at least one of which every line this parser reads contains (its first, cheap
+/// check; [`super::KEYWORDS`] gathers them for the log parser's gate).
+pub const KEYWORDS: &[&str] = &["Session config", "-cpu-", "-gpu-"];
+
 fn re() -> &'static Re {
     static R: OnceLock<Re> = OnceLock::new();
     R.get_or_init(|| {
         let r = |p: &str| Regex::new(p).expect("MediaPipe pattern compiles");
         Re {
-            gate: super::literal_gate(&["Session config", "-cpu-", "-gpu-"]),
+            gate: super::literal_gate(KEYWORDS),
             session: r(r"Session config:"),
             threads: r(r"\bthreads:\s*(\d+)"),
             model: r(r"([\w.-]+-(?:cpu|gpu)-(?:int4|int8|fp16|f16|fp32)[\w.-]*\.(?:bin|task))\b"),

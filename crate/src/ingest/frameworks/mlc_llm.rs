@@ -23,12 +23,23 @@ struct Re {
     found: Regex,
 }
 
+/// Literals at least one of which every line this parser reads contains (its first, cheap
+/// check; [`super::KEYWORDS`] gathers them for the log parser's gate).
+pub const KEYWORDS: &[&str] = &[
+    "tok/s",
+    "tokens:",
+    "decoding-time",
+    "Found device",
+    "f16",
+    "f32",
+];
+
 fn re() -> &'static Re {
     static R: OnceLock<Re> = OnceLock::new();
     R.get_or_init(|| {
         let r = |p: &str| Regex::new(p).expect("MLC pattern compiles");
         Re {
-            gate: super::literal_gate(&["tok/s", "tokens:", "decoding-time", "Found device", "f16", "f32"]),
+            gate: super::literal_gate(KEYWORDS),
             stats: r(r"prefill:\s*([\d.]+|inf|nan)\s*tok/s,\s*decode:\s*([\d.]+|inf|nan)\s*tok/s"),
             counts: r(r"prompt tokens:\s*(\d+),\s*completion tokens:\s*(\d+)"),
             per_token: r(r"decoding-time=([\d.]+)ms"),

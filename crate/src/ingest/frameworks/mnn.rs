@@ -26,12 +26,32 @@ struct Re {
     autotime: Regex,
 }
 
+/// Literals at least one of which every line this parser reads contains (its first, cheap
+/// check; [`super::KEYWORDS`] gathers them for the log parser's gate).
+pub const KEYWORDS: &[&str] = &[
+    "tokens num",
+    " time =",
+    "speed =",
+    "The device support",
+    "CPU Group",
+    "\"backend_type\"",
+    "\"thread_num\"",
+    "\"precision\"",
+    "\"llm_model\"",
+    "\"llm_weight\"",
+    "model path is",
+    "config path is",
+    "load model from",
+    "Load model",
+    "cost time",
+];
+
 fn re() -> &'static Re {
     static R: OnceLock<Re> = OnceLock::new();
     R.get_or_init(|| {
         let r = |p: &str| Regex::new(p).expect("MNN pattern compiles");
         Re {
-            gate: super::literal_gate(&["tokens num", " time =", "speed =", "The device support", "CPU Group", "\"backend_type\"", "\"thread_num\"", "\"precision\"", "\"llm_model\"", "\"llm_weight\"", "model path is", "config path is", "load model from", "Load model", "cost time"]),
+            gate: super::literal_gate(KEYWORDS),
             features: r(r"The device support(?:s)?:\s*(.+)$"),
             group: r(r"CPU Group: \[([\d ]+)\],\s*(\d+)\s*-\s*(\d+)"),
             feature: r(r"(\w+):\s*(\d)"),

@@ -1,9 +1,11 @@
 //! Framework parsers: one module per framework, each reading its own lines (already unwrapped
 //! from logcat, glog and paste artefacts) into [`Run`] facts through a shared [`RunCollector`].
 //!
-//! Every parser sees every line: logs mix frameworks (an ExecuTorch app with a QNN backend, a
-//! llama.cpp app that also logs through TFLite), and the sniffer's guess is only a guess. Each
-//! parser gates its patterns behind cheap substring checks.
+//! Every parser sees every line that may concern any of them: logs mix frameworks (an
+//! ExecuTorch app with a QNN backend, a llama.cpp app that also logs through TFLite), and the
+//! sniffer's guess is only a guess. Each parser declares the literals its lines contain
+//! ([`KEYWORDS`]); the log parser skips, in one pass, the lines that contain none of any parser's
+//! (most lines of a real capture), and each parser gates its own patterns on its own literals.
 
 pub mod bench_table;
 pub mod executorch;
@@ -24,12 +26,74 @@ use json_block::{Doc, JsonBlock};
 use runs::RunCollector;
 use std::borrow::Cow;
 
+/// The parsers, in the order they see a line (the order matters: they share one
+/// [`RunCollector`]), each with the literals at least one of which every line it reads contains.
+/// Table rows (`|`, tab) and llama-bench's CSV header count as literals of the parsers that read
+/// tables, and ExecuTorch's observer line as ExecuTorch's; a message that opens an embedded JSON
+/// document goes to every parser (see [`Frameworks::line`]).
+pub const PARSERS: &[Spec] = &[
+    Spec {
+        keywords: &[llama_cpp::KEYWORDS, TABLE_ROWS, &["build_commit,"]],
+        make: || Box::new(llama_cpp::LlamaCpp::default()),
+    },
+    Spec {
+        keywords: &[mnn::KEYWORDS, TABLE_ROWS],
+        make: || Box::new(mnn::Mnn::default()),
+    },
+    Spec {
+        keywords: &[mlc_llm::KEYWORDS],
+        make: || Box::new(mlc_llm::MlcLlm::default()),
+    },
+    Spec {
+        keywords: &[onnxruntime::KEYWORDS],
+        make: || Box::new(onnxruntime::OnnxRuntime::default()),
+    },
+    Spec {
+        keywords: &[tflite::KEYWORDS],
+        make: || Box::new(tflite::Tflite::default()),
+    },
+    Spec {
+        keywords: &[mediapipe::KEYWORDS],
+        make: || Box::new(mediapipe::Mediapipe),
+    },
+    Spec {
+        keywords: &[executorch::KEYWORDS, &["PyTorchObserver"]],
+        make: || Box::new(executorch::Executorch::default()),
+    },
+    Spec {
+        keywords: &[genie::KEYWORDS],
+        make: || Box::new(genie::Genie),
+    },
+    Spec {
+        keywords: &[ncnn::KEYWORDS],
+        make: || Box::new(ncnn::Ncnn),
+    },
+];
+
+const TABLE_ROWS: &[&str] = &["|", "\t"];
+
+/// One parser: its literals and its constructor.
+pub struct Spec {
+    pub keywords: &'static [&'static [&'static str]],
+    pub make: fn() -> Box<dyn FrameworkParser>,
+}
+
+/// Which parsers may read a line: bit `i` stands for `PARSERS[i]`.
+pub type ParserMask = u32;
+
+/// Every parser.
+pub const ALL_PARSERS: ParserMask = (1 << PARSERS.len()) - 1;
+
 /// One framework's reader.
 pub trait FrameworkParser {
     /// One unwrapped message, with markdown emphasis removed.
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector);
     /// A JSON document embedded in the log.
     fn doc(&mut self, _doc: &Doc, _runs: &mut RunCollector) {}
+    /// True while inside a block whose lines carry none of [`KEYWORDS`] (a CSV table's rows).
+    fn in_block(&self) -> bool {
+        false
+    }
 }
 
 /// Every framework parser over one input.
@@ -42,31 +106,39 @@ pub struct Frameworks {
 impl Frameworks {
     pub fn new(input: &str) -> Self {
         Frameworks {
-            parsers: vec![
-                Box::new(llama_cpp::LlamaCpp::default()),
-                Box::new(mnn::Mnn::default()),
-                Box::new(mlc_llm::MlcLlm::default()),
-                Box::new(onnxruntime::OnnxRuntime::default()),
-                Box::new(tflite::Tflite::default()),
-                Box::new(mediapipe::Mediapipe),
-                Box::new(executorch::Executorch::default()),
-                Box::new(genie::Genie),
-                Box::new(ncnn::Ncnn),
-            ],
+            parsers: PARSERS.iter().map(|p| (p.make)()).collect(),
             json: JsonBlock::default(),
             runs: RunCollector::new(input),
         }
     }
 
-    pub fn line(&mut self, message: &str, at: u64) {
+    /// True while some parser must see every line, whatever it contains: inside an embedded
+    /// JSON document or a table.
+    pub fn in_block(&self) -> bool {
+        self.json.active() || self.parsers.iter().any(|p| p.in_block())
+    }
+
+    /// True when `message` may open an embedded JSON document.
+    pub fn may_open_block(message: &str) -> bool {
+        message.trim_start().starts_with(['{', '['])
+    }
+
+    /// Feeds one message to the parsers in `mask` (to all of them inside a block or when the
+    /// message may open one).
+    pub fn line(&mut self, message: &str, at: u64, mut mask: ParserMask) {
+        if self.in_block() || Self::may_open_block(message) {
+            mask = ALL_PARSERS;
+        }
         // `load time =    **7684.08 ms**`: users bold the numbers they care about.
         let msg: Cow<str> = if message.contains("**") {
             Cow::Owned(message.replace("**", ""))
         } else {
             Cow::Borrowed(message)
         };
-        for p in &mut self.parsers {
-            p.line(&msg, at, &mut self.runs);
+        for (i, p) in self.parsers.iter_mut().enumerate() {
+            if mask & (1 << i) != 0 {
+                p.line(&msg, at, &mut self.runs);
+            }
         }
         if let Some(doc) = self.json.line(&msg, at) {
             for p in &mut self.parsers {

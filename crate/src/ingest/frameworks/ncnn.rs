@@ -12,16 +12,33 @@ use std::sync::OnceLock;
 const FW: Framework = Framework::Ncnn;
 
 struct Re {
+    gate: Regex,
     header: Regex,
     freq: Regex,
     vulkan: Regex,
 }
+
+/// Literals at least one of which every line this parser reads contains.
+pub const KEYWORDS: &[&str] = &[
+    "loop_count",
+    "num_threads",
+    "powersave",
+    "gpu_device",
+    "cooling_down",
+    " max freq = ",
+    "queueC=",
+    "fp16-p/s",
+    "fp16p=",
+    "bugsbn1=",
+    "subgroup=",
+];
 
 fn re() -> &'static Re {
     static R: OnceLock<Re> = OnceLock::new();
     R.get_or_init(|| {
         let r = |p: &str| Regex::new(p).expect("ncnn pattern compiles");
         Re {
+            gate: super::literal_gate(KEYWORDS),
             header: r(r"^(loop_count|num_threads|powersave|gpu_device|cooling_down)\s*=\s*(-?\d+)"),
             freq: r(r"^(\d+) max freq = (\d+) khz"),
             vulkan: r(r"^\[(\d+) ([^\]]+)\]\s+(?:queueC=|fp16-p/s|fp16p=|bugsbn1=|subgroup=)"),
@@ -35,6 +52,9 @@ pub struct Ncnn;
 impl FrameworkParser for Ncnn {
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
         let r = re();
+        if !r.gate.is_match(msg) {
+            return;
+        }
         if let Some(c) = cap(&r.header, msg) {
             if &c[1] == "loop_count" {
                 runs.boundary(FW, at, |r| r.n_threads.is_some());

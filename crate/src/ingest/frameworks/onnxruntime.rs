@@ -19,12 +19,23 @@ struct Re {
     model: Regex,
 }
 
+/// Literals at least one of which every line this parser reads contains (its first, cheap
+/// check; [`super::KEYWORDS`] gathers them for the log parser's gate).
+pub const KEYWORDS: &[&str] = &[
+    "placed on",
+    "Throughput",
+    "Latency",
+    "benchmark",
+    "genai",
+    "Model path",
+];
+
 fn re() -> &'static Re {
     static R: OnceLock<Re> = OnceLock::new();
     R.get_or_init(|| {
         let r = |p: &str| Regex::new(p).expect("ORT pattern compiles");
         Re {
-            gate: super::literal_gate(&["placed on", "Throughput", "Latency", "benchmark", "genai", "Model path"]),
+            gate: super::literal_gate(KEYWORDS),
             placed: r(r"Node\(s\) placed on \[(\w+?)(?:ExecutionProvider)?\]\.\s*Number of nodes:\s*(\d+)"),
             genai: r(r"(Prompt Processing|Token Generation) (Throughput|Latency)(?: \(per token\))?(?: \(\w+\))?\s*[:|]\s*([\d.]+)"),
             model: r(r"(?:-i|-m|--model_path|--input_folder|Model path:?)\s+(\S+)"),

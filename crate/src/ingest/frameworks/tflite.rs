@@ -26,12 +26,36 @@ struct Re {
     lm_model: Regex,
 }
 
+/// Literals at least one of which every line this parser reads contains (its first, cheap
+/// check; [`super::KEYWORDS`] gathers them for the log parser's gate).
+pub const KEYWORDS: &[&str] = &[
+    "elegate",
+    "OpenCL-based",
+    "Num threads",
+    "Use gpu",
+    "Use nnapi",
+    "Graph",
+    "Inference timings",
+    "model file size",
+    "speed",
+    "Speed",
+    "Turn ",
+    "accelerator",
+    "backend",
+    "Executor initialization",
+    "init_time",
+    "model_load_time",
+    "litert",
+    "LiteRt",
+    "model_path",
+];
+
 fn re() -> &'static Re {
     static R: OnceLock<Re> = OnceLock::new();
     R.get_or_init(|| {
         let r = |p: &str| Regex::new(p).expect("TFLite pattern compiles");
         Re {
-            gate: super::literal_gate(&["elegate", "OpenCL-based", "Num threads", "Use gpu", "Use nnapi", "Graph", "Inference timings", "model file size", "speed", "Speed", "Turn ", "accelerator", "backend", "Executor initialization", "init_time", "model_load_time", "litert", "LiteRt", "model_path"]),
+            gate: super::literal_gate(KEYWORDS),
             delegate: r(r"(?i)(?:Created TensorFlow Lite (XNNPACK) delegate for CPU|Created TensorFlow Lite delegate for (GPU)|(GPU) delegate created|Created \d+ (GPU) delegate kernels|Initialized (OpenCL)-based API|Created TensorFlow Lite delegate for (NNAPI)|(NNAPI) delegate created|(Hexagon) delegate)"),
             bench_setting: r(r"^(Num threads|Use gpu|Use xnnpack|Use nnapi|Graph):?\s*\[([^\]]*)\]"),
             init: r(r"Inference timings in us: Init: (\d+)"),
