@@ -35,14 +35,16 @@ pub struct Unwrapped<'a> {
 /// cost most of a log's parse time. Only ASCII bytes are ever matched, so every position the
 /// cursor stops at is a char boundary.
 struct Cur<'a> {
+    line: &'a str,
     s: &'a [u8],
     i: usize,
 }
 
 impl<'a> Cur<'a> {
-    fn new(s: &'a str) -> Self {
+    fn new(line: &'a str) -> Self {
         Cur {
-            s: s.as_bytes(),
+            line,
+            s: line.as_bytes(),
             i: 0,
         }
     }
@@ -109,7 +111,7 @@ impl<'a> Cur<'a> {
 
     fn text(&self, from: usize, to: usize) -> &'a str {
         // `from` and `to` sit next to ASCII bytes the cursor matched: char boundaries.
-        std::str::from_utf8(&self.s[from..to]).unwrap_or("")
+        self.line.get(from..to).unwrap_or("")
     }
 
     /// `MM-DD hh:mm:ss.mmm` (logcat) or `YYYY-MM-DD hh:mm:ss` (Android Studio).
