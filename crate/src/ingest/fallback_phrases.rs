@@ -57,6 +57,57 @@ pub const BENIGN: &[&str] = &[
     r"(?i)completely\s+executed\s+by\s+the\s+delegate",
 ];
 
+/// Logcat tags of Android system services and vendor daemons. Their lines say "not supported"
+/// or "fallback" about power hints, audio routes or radios, never about an inference (a
+/// Qualcomm phone logs `ANDR-PERF-OPTSHANDLER: Perflock resource ... not supported` many times
+/// a second), so they are not fallback evidence. Matched as prefixes, ASCII case folded.
+/// NNAPI and other accelerator HALs are deliberately absent: their lines are evidence.
+pub const SYSTEM_TAGS: &[&str] = &[
+    "ANDR-PERF",
+    "PerfService",
+    "perf-hal",
+    "thermal-engine",
+    "ActivityManager",
+    "ActivityTaskManager",
+    "WindowManager",
+    "PackageManager",
+    "SurfaceFlinger",
+    "BufferQueue",
+    "audio_hw",
+    "AudioFlinger",
+    "AudioPolicy",
+    "chatty",
+    "wificond",
+    "WifiHAL",
+    "WifiStateMachine",
+    "bt_",
+    "Bluetooth",
+    "vold",
+    "netd",
+    "healthd",
+    "hwservicemanager",
+    "ServiceManager",
+    "QC-time-services",
+    "cnss",
+    "RILJ",
+    "Telephony",
+    "LocSvc",
+    "GnssHAL",
+    "CameraService",
+    "QCamera",
+    "Choreographer",
+    "InputDispatcher",
+    "PowerManagerService",
+    "OpenGLRenderer",
+];
+
+/// True for a logcat tag in [`SYSTEM_TAGS`].
+pub fn is_system_tag(tag: &str) -> bool {
+    SYSTEM_TAGS.iter().any(|t| {
+        tag.len() >= t.len() && tag.as_bytes()[..t.len()].eq_ignore_ascii_case(t.as_bytes())
+    })
+}
+
 /// Fallback wording, most specific first: a line takes the class of the first entry it matches.
 pub const PHRASES: &[(FallbackClass, &str)] = &[
     // --- precision: int4/int8 expanded or computed as floats

@@ -100,7 +100,8 @@ impl LineParser for LogParser {
         if wrapper::is_markdown_fence(line.text) {
             return;
         }
-        let message = wrapper::unwrap(line.text).message;
+        let unwrapped = wrapper::unwrap(line.text);
+        let message = unwrapped.message;
         if message.is_empty() {
             return;
         }
@@ -110,7 +111,7 @@ impl LineParser for LogParser {
                 f.line(message, line.number, hits.parsers);
             }
         }
-        if !hits.fallback {
+        if !hits.fallback || unwrapped.tag.is_some_and(fallback_phrases::is_system_tag) {
             return;
         }
         if let Some(class) = fallback_phrases::classify(message) {
@@ -149,6 +150,25 @@ mod tests {
         s.finish(&mut |l| p.line(l, &mut ev));
         p.finish(&mut ev);
         ev
+    }
+
+    #[test]
+    fn system_services_lines_are_not_fallbacks() {
+        let log = "\
+11-29 14:00:00.000   655   655 E ANDR-PERF-OPTSHANDLER: Perflock resource /sys/class/devfreq/soc:qcom,cpu-llcc-ddr-bw/min_freq not supported
+11-29 14:00:00.001   975  1002 E audio_hw_primary: platform_set_echo_reference: echo reference not supported
+11-29 14:00:00.002 12034 12071 E tflite  : Following operations are not supported by GPU delegate:
+11-29 14:00:00.003 12034 12071 I tflite  : CUSTOM TFLite_Detection_PostProcess: Operation is not supported.
+11-29 14:00:00.004  3310  3310 W android.hardware.neuralnetworks@1.3-service-qti: op 12 is not supported on this device
+";
+        let ev = parse("t.logcat", log, true);
+        let lines: Vec<u64> = ev
+            .fallbacks
+            .iter()
+            .flat_map(|g| g.occurrences.iter().map(|o| o.line))
+            .collect();
+        assert_eq!(lines.len(), 3, "{:?}", ev.fallbacks);
+        assert!(lines.iter().all(|l| *l >= 3), "{lines:?}");
     }
 
     /// The gate only skips lines nothing reads: every sample gives the same runs and fallback
