@@ -173,6 +173,14 @@ function renderInputs(inputs) {
       el('div', { class: 'input-meta' }, meta));
     for (const p of input.problems) {
       li.append(el('p', { class: `problem ${p.level}`, 'data-problem': p.code }, p.message));
+      if (p.examples?.length) {
+        const ol = el('ol', { class: 'problem-lines', 'data-problem-lines': p.code });
+        for (const q of p.examples) {
+          ol.append(el('li', { 'data-line': String(q.line) },
+            el('span', { class: 'line-no' }, String(q.line)), el('code', {}, q.text)));
+        }
+        li.append(ol);
+      }
     }
     list.append(li);
   }

@@ -28,6 +28,32 @@ pub type InputId = usize;
 pub struct Problem {
     pub code: ProblemCode,
     pub line: Option<u64>,
+    /// The lines concerned, when the problem is about lines a parser could not read.
+    pub lines: Option<SkippedLines>,
+}
+
+/// Lines shown verbatim for a problem about skipped or cut lines.
+pub const SKIPPED_LINES_SHOWN: usize = 5;
+
+/// Lines a parser could not read (or had to cut): how many, and the first few verbatim, so
+/// nothing is dropped silently and the user can see what the parser did not understand.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SkippedLines {
+    pub count: u64,
+    pub first: Vec<(u64, String)>,
+}
+
+impl SkippedLines {
+    pub fn add(&mut self, line: u64, text: &str) {
+        self.count += 1;
+        if self.first.len() < SKIPPED_LINES_SHOWN {
+            self.first.push((line, clip(text)));
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -494,10 +520,26 @@ impl Evidence {
 
     pub fn problem(&mut self, input: InputId, code: ProblemCode, line: Option<u64>) {
         let problems = &mut self.inputs[input].problems;
-        let p = Problem { code, line };
+        let p = Problem {
+            code,
+            line,
+            lines: None,
+        };
         if !problems.contains(&p) {
             problems.push(p);
         }
+    }
+
+    /// A problem about lines: reported with their count and the first few of them.
+    pub fn problem_lines(&mut self, input: InputId, code: ProblemCode, lines: &SkippedLines) {
+        if lines.is_empty() {
+            return;
+        }
+        self.inputs[input].problems.push(Problem {
+            code,
+            line: lines.first.first().map(|(n, _)| *n),
+            lines: Some(lines.clone()),
+        });
     }
 
     /// Records one fallback line under its normalized message.

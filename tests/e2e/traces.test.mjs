@@ -96,3 +96,20 @@ test('a binary perf.data is read in the page', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('lines a trace parser could not read are counted and the first ones shown with their numbers', async () => {
+  const { page, context, errors } = await openPage(browser, server.url);
+  const lines = (await readFile(LITTLE, 'utf8')).split('\n');
+  // Damage in the middle of the trace: a pasted shell prompt and two cut lines.
+  lines.splice(40, 0, '$ adb pull /data/local/tmp/perf.txt', '@@@ garbage 0x', 'Warning: %%%');
+  await dropFile(page, 'damaged.perf.txt', lines.join('\n'));
+  const shown = page.locator('[data-problem-lines="trace-lines-skipped"] li');
+  await shown.first().waitFor();
+  const items = await shown.evaluateAll((els) => els.map((e) => [e.dataset.line, e.querySelector('code').textContent]));
+  assert.deepEqual(items.slice(0, 3), [['41', '$ adb pull /data/local/tmp/perf.txt'], ['42', '@@@ garbage 0x'], ['43', 'Warning: %%%']]);
+  assert.match(await page.locator('[data-problem="trace-lines-skipped"]').textContent(), /3 lines in all/);
+  // The rest of the trace was still read.
+  await page.locator('[data-finding-id="sched.little-cores"]').waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -6,7 +6,7 @@
 //! thread timeline is a fixed number of time bins whose width doubles when the trace outgrows
 //! them, so its size does not depend on the trace length.
 
-use super::InputId;
+use super::{InputId, SkippedLines};
 use std::collections::{BTreeMap, HashMap};
 
 /// Threads tracked per trace; later threads are counted in `threads_dropped`.
@@ -20,9 +20,6 @@ const FIRST_BIN_S: f64 = 0.001;
 /// Timeline cells (thread, bin, CPU) kept per trace; beyond it new cells are dropped and
 /// `timeline_truncated` is set.
 pub const MAX_TIMELINE_CELLS: usize = 1 << 20;
-/// Line numbers of unparsed lines kept per trace.
-pub const MAX_SKIPPED_LINES_KEPT: usize = 20;
-
 /// Which producer wrote the trace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -118,9 +115,8 @@ pub struct TraceFacts {
     pub lines_detail: u64,
     pub lines_header: u64,
     pub lines_blank: u64,
-    /// Lines that matched no known shape: a count and the first line numbers.
-    pub skipped: u64,
-    pub skipped_lines: Vec<u64>,
+    /// Lines that matched no known shape.
+    pub skipped: SkippedLines,
     /// CPU -> (thread running, since) from `sched_switch`.
     on_cpu: HashMap<u32, (u32, f64)>,
 }
@@ -150,8 +146,7 @@ impl TraceFacts {
             lines_detail: 0,
             lines_header: 0,
             lines_blank: 0,
-            skipped: 0,
-            skipped_lines: Vec::new(),
+            skipped: SkippedLines::default(),
             on_cpu: HashMap::new(),
         }
     }
@@ -445,11 +440,8 @@ impl TraceFacts {
         self.on_cpu.clear();
     }
 
-    pub fn skip(&mut self, line: u64) {
-        self.skipped += 1;
-        if self.skipped_lines.len() < MAX_SKIPPED_LINES_KEPT {
-            self.skipped_lines.push(line);
-        }
+    pub fn skip(&mut self, line: u64, text: &str) {
+        self.skipped.add(line, text);
     }
 
     /// True when running time from the scheduler is known for some thread.

@@ -4,6 +4,8 @@
 //! chunk boundaries, a CRLF too; a line longer than [`MAX_LINE_BYTES`] is cut there and the rest
 //! of it is discarded (and counted), so one pathological line cannot exhaust memory.
 
+use crate::evidence::{SkippedLines, MAX_QUOTE_CHARS};
+
 /// Longest line kept, in bytes. Real log lines are far shorter; a longer one is garbage or a
 /// minified blob, and keeping its head is enough to quote it.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
@@ -25,8 +27,8 @@ pub struct LineSplitter {
     /// The previous chunk ended in CR: a LF starting this one belongs to that line break.
     after_cr: bool,
     lines_seen: u64,
-    /// Lines that were cut at `MAX_LINE_BYTES`.
-    pub truncated_lines: u64,
+    /// Lines that were cut at `MAX_LINE_BYTES`, with the head of the first few.
+    pub cut: SkippedLines,
 }
 
 impl LineSplitter {
@@ -85,7 +87,9 @@ impl LineSplitter {
         if bytes.len() > room {
             self.pending.extend_from_slice(&bytes[..room]);
             self.overflowing = true;
-            self.truncated_lines += 1;
+            let head = &self.pending[..self.pending.len().min(MAX_QUOTE_CHARS)];
+            self.cut
+                .add(self.lines_seen + 1, &String::from_utf8_lossy(head));
         } else {
             self.pending.extend_from_slice(bytes);
         }
@@ -164,6 +168,6 @@ mod tests {
         }
         s.finish(&mut |l| lens.push(l.text.len()));
         assert_eq!(lens, vec![MAX_LINE_BYTES, 4]);
-        assert_eq!(s.truncated_lines, 1);
+        assert_eq!(s.cut.count, 1);
     }
 }

@@ -105,9 +105,7 @@ impl InputReader {
             _ => {}
         }
         ev.inputs[self.id].lines = self.splitter.lines();
-        if self.splitter.truncated_lines > 0 {
-            ev.problem(self.id, ProblemCode::LongLinesCut, None);
-        }
+        ev.problem_lines(self.id, ProblemCode::LongLinesCut, &self.splitter.cut);
     }
 
     /// Routes raw bytes through the transport (deciding it on the first bytes).

@@ -475,7 +475,7 @@ impl LineParser for TraceParser {
                 if ok {
                     t.lines_event += 1;
                 } else {
-                    t.skip(line.number);
+                    t.skip(line.number, text);
                 }
                 return;
             }
@@ -493,7 +493,7 @@ impl LineParser for TraceParser {
         if self.other(text, ev) {
             ev.sched.trace(self.input).lines_header += 1;
         } else {
-            ev.sched.trace(self.input).skip(line.number);
+            ev.sched.trace(self.input).skip(line.number, text);
         }
     }
 
@@ -502,11 +502,9 @@ impl LineParser for TraceParser {
         let input = self.input;
         let t = ev.sched.trace(input);
         t.finish();
-        let first_skipped = t.skipped_lines.first().copied();
+        let skipped = t.skipped.clone();
         let dropped = t.threads_dropped > 0 && t.threads.len() >= MAX_THREADS;
-        if let Some(line) = first_skipped {
-            ev.problem(input, ProblemCode::TraceLinesSkipped, Some(line));
-        }
+        ev.problem_lines(input, ProblemCode::TraceLinesSkipped, &skipped);
         if dropped {
             ev.problem(input, ProblemCode::TooManyThreads, None);
         }
@@ -533,7 +531,7 @@ mod tests {
     fn perf_samples_with_callchains() {
         let ev = run("# ========\n# nrcpus avail : 8\n# ========\n#\nllama-cli  100/101 [004] 10.000: 250000 cpu-clock:pppH:\n\t7f0 ggml_vec_dot_q4_0_q8_0+0x1c (/data/local/tmp/libggml.so)\n\t7f1 ggml_compute_forward (/data/local/tmp/libggml.so)\n\nllama-cli  100/101 [001] 10.001: 250000 cpu-clock:pppH:\n\t7f0 ggml_vec_dot_q4_0_q8_0+0x1c (/data/local/tmp/libggml.so)\n");
         let t = &ev.sched.traces[0];
-        assert_eq!(t.skipped, 0, "{:?}", t.skipped_lines);
+        assert_eq!(t.skipped.count, 0, "{:?}", t.skipped.first);
         assert_eq!(t.format, Some(TraceFormat::PerfScript));
         assert_eq!(t.lines_detail, 3);
         assert_eq!(t.threads[0].samples, vec![0, 1, 0, 0, 1]);
@@ -545,8 +543,8 @@ mod tests {
         let ev = run("# tracer: nop\n#\n   llama-cli-101   [004] d..3   10.000000: sched_switch: prev_comm=llama-cli prev_pid=101 prev_prio=120 prev_state=R ==> next_comm=kworker/4:1 next_pid=55 next_prio=120\n   kworker/4:1-55    [004] d..3   10.250000: sched_switch: prev_comm=kworker/4:1 prev_pid=55 prev_prio=120 prev_state=S ==> next_comm=llama-cli next_pid=101 next_prio=120\n          <idle>-0     [000] d..2   10.300000: cpu_frequency: state=1804800 cpu_id=0\n          <idle>-0     [000] d..2   10.400000: cpu_frequency: state=1804800 cpu_id=0\nsome garbage line\n");
         let t = &ev.sched.traces[0];
         assert_eq!(t.format, Some(TraceFormat::Ftrace));
-        assert_eq!(t.skipped, 1);
-        assert_eq!(t.skipped_lines, vec![7]);
+        assert_eq!(t.skipped.count, 1);
+        assert_eq!(t.skipped.first, vec![(7, "some garbage line".to_string())]);
         let llama = t.threads.iter().find(|th| th.tid == 101).unwrap();
         assert!((llama.runnable_s - 0.25).abs() < 1e-9);
         assert_eq!(ev.series.len(), 1);
@@ -563,7 +561,7 @@ mod tests {
         assert_eq!(h.cpu_part.get(&7), Some(&0xd4e));
         assert_eq!(h.max_khz.get(&7), Some(&3_187_200));
         assert!(h.hardware.as_deref().unwrap().contains("SM8550"));
-        assert_eq!(ev.sched.traces[0].skipped, 0);
+        assert_eq!(ev.sched.traces[0].skipped.count, 0);
     }
 
     #[test]
@@ -617,18 +615,18 @@ mod tests {
             }
         }
         let ev = run(&text);
-        assert!(ev.sched.traces[0].skipped > 0);
+        assert!(ev.sched.traces[0].skipped.count > 0);
     }
 
     #[test]
     fn simpleperf_report_sample_and_table() {
         let ev = run("sample:\n  event_type: cpu-clock\n  time: 5000000000\n  event_count: 1000000\n  thread_id: 4242\n  thread_name: mnn_worker\n  vaddr_in_file: 1a2b\n  file: /data/app/libMNN.so\n  symbol: MNNGemmInt8\n  callchain:\n    vaddr_in_file: 1a2c\n    file: /data/app/libMNN.so\n    symbol: foo\nsample:\n  time: 5001000000\n  thread_id: 4242\n  thread_name: mnn_worker\n");
         let t = &ev.sched.traces[0];
-        assert_eq!(t.skipped, 0);
+        assert_eq!(t.skipped.count, 0);
         assert_eq!(t.threads[0].total_samples(), 2);
         let ev = run("Cmdline: /system/bin/simpleperf record -a --duration 5\nArch: arm64\nEvent: cpu-clock (type 1, config 0)\nSamples: 2000\nEvent count: 2000000000\n\nOverhead  Command     Tid    Cpu\n60.00%    llama-cli   8123   1\n40.00%    llama-cli   8123   7\n");
         let t = &ev.sched.traces[0];
-        assert_eq!(t.skipped, 0, "{:?}", t.skipped_lines);
+        assert_eq!(t.skipped.count, 0, "{:?}", t.skipped.first);
         assert_eq!(t.threads[0].samples[1], 1200);
         assert_eq!(t.threads[0].samples[7], 800);
     }

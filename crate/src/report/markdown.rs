@@ -44,6 +44,9 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(out, "- {} — {}", code(&i.name), escape(&meta.join(" · ")));
         for p in &i.problems {
             let _ = writeln!(out, "  - **{}** {}", escape(&p.level), escape(&p.message));
+            for q in &p.examples {
+                let _ = writeln!(out, "    - {} {}", q.line, code(&q.text));
+            }
         }
     }
     let _ = writeln!(out, "\n## {}\n", escape(&t("ui.findings")));

@@ -83,6 +83,18 @@ pub struct ProblemReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u64>,
     pub message: String,
+    /// For problems about lines (skipped, cut): how many, and the first few verbatim.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<LineQuote>,
+}
+
+/// One line of an input, quoted.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LineQuote {
+    pub line: u64,
+    pub text: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -214,7 +226,14 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
                     ("kind", &kind_text),
                 ],
             );
-            if let Some(line) = p.line {
+            if let Some(lines) = &p.lines {
+                message.push(' ');
+                message.push_str(&catalogue::text(
+                    lang,
+                    "problem.line-count",
+                    &[("count", &lines.count.to_string())],
+                ));
+            } else if let Some(line) = p.line {
                 message.push(' ');
                 message.push_str(&catalogue::text(
                     lang,
@@ -245,6 +264,16 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
                 code,
                 line: p.line,
                 message,
+                count: p.lines.as_ref().map(|l| l.count),
+                examples: p
+                    .lines
+                    .iter()
+                    .flat_map(|l| &l.first)
+                    .map(|(line, text)| LineQuote {
+                        line: *line,
+                        text: text.clone(),
+                    })
+                    .collect(),
             }
         })
         .collect();

@@ -247,7 +247,7 @@ fn trace_report(ev: &Evidence, v: &TraceView<'_>, topo: &Topology) -> TraceRepor
             detail: t.lines_detail,
             header: t.lines_header,
             blank: t.lines_blank,
-            skipped: t.skipped,
+            skipped: t.skipped.count,
         },
         threads,
         timeline: Timeline {

@@ -35,6 +35,9 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(out, "  {} — {kind}{fw} — {size}", i.name);
         for p in &i.problems {
             let _ = writeln!(out, "    [{}] {}", p.level, p.message);
+            for q in &p.examples {
+                let _ = writeln!(out, "      {}: {}", q.line, q.text);
+            }
         }
     }
     render_runs(report, &mut out);

@@ -11,7 +11,7 @@
 use super::time::{self, NumericHint};
 use super::units::{self, Kind, Scale};
 use super::Sink;
-use crate::evidence::{Evidence, InputId, ProblemCode};
+use crate::evidence::{Evidence, InputId, ProblemCode, SkippedLines};
 use crate::ingest::lines::Line;
 use crate::ingest::LineParser;
 
@@ -105,8 +105,7 @@ pub struct CsvParser {
     layout: Option<Layout>,
     sink: Sink,
     rows: u64,
-    skipped: u64,
-    first_skipped: Option<u64>,
+    skipped: SkippedLines,
     /// Per time column: last time and the days added for clocks that passed midnight.
     last_t: Vec<(f64, f64)>,
     first_key: Option<String>,
@@ -125,8 +124,7 @@ impl CsvParser {
             layout: None,
             sink: Sink::default(),
             rows: 0,
-            skipped: 0,
-            first_skipped: None,
+            skipped: SkippedLines::default(),
             last_t: Vec::new(),
             first_key: None,
             interval: (0, 5.0),
@@ -160,9 +158,8 @@ impl CsvParser {
         }
     }
 
-    fn skip(&mut self, number: u64) {
-        self.skipped += 1;
-        self.first_skipped.get_or_insert(number);
+    fn skip(&mut self, number: u64, text: &str) {
+        self.skipped.add(number, text);
     }
 
     fn row(&mut self, number: u64, text: &str) {
@@ -203,7 +200,7 @@ impl CsvParser {
         }
         let ncols = layout.columns.len();
         if self.cells.len() * 2 < ncols || self.cells.len() < 2 {
-            self.skip(number);
+            self.skip(number, text);
             return;
         }
         let cell = |i: usize| -> &str {
@@ -249,7 +246,7 @@ impl CsvParser {
             self.rows as f64
         };
         if has_time_col && !any_time {
-            self.skip(number);
+            self.skip(number, text);
             return;
         }
         if !has_time_col {
@@ -587,13 +584,7 @@ impl LineParser for CsvParser {
                 ev.problem(self.input, ProblemCode::TelemetryNoTime, None);
             }
         }
-        if self.skipped > 0 {
-            ev.problem(
-                self.input,
-                ProblemCode::TelemetryRowsSkipped,
-                self.first_skipped,
-            );
-        }
+        ev.problem_lines(self.input, ProblemCode::TelemetryRowsSkipped, &self.skipped);
         if self.layout.is_some() && self.sink.is_empty() {
             ev.problem(self.input, ProblemCode::TelemetryNoSeries, None);
         }
