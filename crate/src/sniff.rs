@@ -82,7 +82,6 @@ pub enum Rejection {
     Archive,
     Pdf,
     Executable,
-    PerfData,
     Binary,
 }
 
@@ -94,7 +93,6 @@ impl Rejection {
             Rejection::Archive => "archive",
             Rejection::Pdf => "pdf",
             Rejection::Executable => "executable",
-            Rejection::PerfData => "perf-data",
             Rejection::Binary => "binary",
         }
     }
