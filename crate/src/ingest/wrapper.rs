@@ -162,6 +162,9 @@ const LEVELS: &[u8] = b"VDIWEFA";
 /// A match: the tag's bounds (if the shape has one) and where the message starts.
 type Found = (Option<(usize, usize)>, usize);
 
+/// A shape's matcher.
+type Shape = fn(&mut Cur) -> Option<Found>;
+
 /// `MM-DD hh:mm:ss.mmm  pid  tid L tag: ` (`adb logcat -v threadtime`)
 fn logcat_threadtime(c: &mut Cur) -> Option<Found> {
     c.month_day_time_ms()?;
@@ -386,7 +389,7 @@ fn level_end(c: &mut Cur) -> Option<()> {
 
 /// The shapes, tried in this order (the first that matches wins: an Android Studio line would
 /// also pass as a bare timestamp).
-const SHAPES: &[(Wrapper, fn(&mut Cur) -> Option<Found>)] = &[
+const SHAPES: &[(Wrapper, Shape)] = &[
     (Wrapper::LogcatThreadtime, logcat_threadtime),
     (Wrapper::LogcatTime, logcat_time),
     (Wrapper::AndroidStudioOld, studio_old),
