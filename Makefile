@@ -3,7 +3,7 @@
 PORT ?= 8080
 SHELL := /bin/bash
 
-.PHONY: serve build test setup lint test-native test-wasm test-e2e bench
+.PHONY: serve build test setup lint test-native test-wasm test-e2e bench bench-data bench-big
 
 serve: build
 	@echo "tokscope: serving dist/ at http://127.0.0.1:$(PORT)/"
@@ -46,3 +46,22 @@ test-e2e:
 bench: setup build
 	cargo build --release --locked -p tokscope --bin tokscope
 	node scripts/bench.mjs
+
+# Large generated inputs for the benchmarks (nothing this size is committed): perf script text with
+# callchains and a llama.cpp logcat, sizes in MiB. Regenerated only when missing or when the size
+# changes (the size is in the name).
+BENCH_DIR ?= target/bench
+PERF_MIB ?= 256
+LOG_MIB ?= 256
+BIG_MIB ?= 2048
+bench-data: $(BENCH_DIR)/perf-script-$(PERF_MIB)MiB.txt $(BENCH_DIR)/logcat-$(LOG_MIB)MiB.log
+
+$(BENCH_DIR)/perf-script-%MiB.txt:
+	cargo build --release --locked -p tokscope --example gen_bench_data
+	@mkdir -p $(BENCH_DIR)
+	target/release/examples/gen_bench_data perf $* > $@.part && mv $@.part $@
+
+$(BENCH_DIR)/logcat-%MiB.log:
+	cargo build --release --locked -p tokscope --example gen_bench_data
+	@mkdir -p $(BENCH_DIR)
+	target/release/examples/gen_bench_data log $* > $@.part && mv $@.part $@

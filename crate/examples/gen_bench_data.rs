@@ -2,8 +2,13 @@
 //! benchmarks need no committed giant files.
 //!
 //! `cargo run --release --example gen_bench_data -- log 1024 > /tmp/big.log` (size in MiB)
+//! `cargo run --release --example gen_bench_data -- perf 2048 > /tmp/big.perf.txt`: `perf script`
+//! text with callchains (`make bench-data` writes both into target/bench/).
 
 use std::io::{BufWriter, Write};
+
+#[path = "../benches/support/perf_script.rs"]
+mod perf_script;
 
 /// A llama.cpp session inside Android logcat (threadtime), with the noise of other tags and the
 /// fallback lines a real compatibility build prints: the mix the log parsers see in the wild.
@@ -57,12 +62,19 @@ fn main() -> std::io::Result<()> {
                 n += 1;
             }
         }
+        "perf" => perf(target, &mut out)?,
         other => {
-            eprintln!("unknown kind '{other}': use log");
+            eprintln!("unknown kind '{other}': use log or perf");
             std::process::exit(2);
         }
     }
     out.flush()
+}
+
+/// `perf script` with callchains of a llama.cpp decode on a big.LITTLE board (the same
+/// generator as the `trace_parse` bench), streamed: memory stays a few KiB whatever the size.
+fn perf(target: u64, out: &mut impl Write) -> std::io::Result<()> {
+    perf_script::write(target, out).map(|_| ())
 }
 
 struct CountingWriter<W: Write> {
