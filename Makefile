@@ -49,19 +49,24 @@ bench: setup build
 
 # Large generated inputs for the benchmarks (nothing this size is committed): perf script text with
 # callchains and a llama.cpp logcat, sizes in MiB. Regenerated only when missing or when the size
-# changes (the size is in the name).
+# changes (the size is in the name) or the generator does.
 BENCH_DIR ?= target/bench
 PERF_MIB ?= 256
 LOG_MIB ?= 256
 BIG_MIB ?= 2048
 bench-data: $(BENCH_DIR)/perf-script-$(PERF_MIB)MiB.txt $(BENCH_DIR)/logcat-$(LOG_MIB)MiB.log
 
-$(BENCH_DIR)/perf-script-%MiB.txt:
+$(BENCH_DIR)/perf-script-%MiB.txt: crate/benches/support/perf_script.rs
 	cargo build --release --locked -p tokscope --example gen_bench_data
 	@mkdir -p $(BENCH_DIR)
 	target/release/examples/gen_bench_data perf $* > $@.part && mv $@.part $@
 
-$(BENCH_DIR)/logcat-%MiB.log:
+$(BENCH_DIR)/logcat-%MiB.log: crate/examples/gen_bench_data.rs
 	cargo build --release --locked -p tokscope --example gen_bench_data
 	@mkdir -p $(BENCH_DIR)
 	target/release/examples/gen_bench_data log $* > $@.part && mv $@.part $@
+
+# The 2 GiB run in the browser (issue 8): a generated perf script with callchains chosen in the real
+# page; prints the progress timeline, MB/s and peak memory. Too slow for `make test`.
+bench-big: setup build $(BENCH_DIR)/perf-script-$(BIG_MIB)MiB.txt
+	node tests/e2e/bench-big.mjs $(BENCH_DIR)/perf-script-$(BIG_MIB)MiB.txt
