@@ -1,8 +1,9 @@
 //! `cargo bench -p tokscope --bench trace_parse`: parse speed of `perf script` text with
 //! callchains, through the same chunked `Session` path the page and the CLI use.
 //!
-//! Writes the generated input to `target/bench/perf-script-callchains.txt` so the browser
-//! benchmark (`node tests/e2e/bench-traces.mjs`) measures the very same bytes in wasm.
+//! Writes the generated input to `target/bench/perf-script-callchains.txt`; `make bench` measures
+//! the native CLI and wasm side by side (`scripts/bench-inputs.mjs
+//! perf=target/bench/perf-script-callchains.txt` does it for this file).
 
 use std::time::Instant;
 use tokscope::{Lang, Session};
