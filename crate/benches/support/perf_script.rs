@@ -57,12 +57,34 @@ const fn sym(name: &'static str, dso: &'static str, addr: u64, size: u64) -> Sym
 // Leaf functions of the compute threads, weighted by how often they show up in a real decode
 // profile (the dot product dominates).
 const LEAVES: &[(Sym, u64)] = &[
-    (sym("ggml_vec_dot_q4_0_q8_0", GGML_CPU, 0xffff8c03fa00, 0x3c0), 60),
+    (
+        sym("ggml_vec_dot_q4_0_q8_0", GGML_CPU, 0xffff8c03fa00, 0x3c0),
+        60,
+    ),
     (sym("ggml_vec_dot_f16", GGML_CPU, 0xffff8c041200, 0x2a0), 6),
     (sym("quantize_row_q8_0", GGML_CPU, 0xffff8c05dc00, 0x180), 5),
-    (sym("ggml_vec_soft_max_f32", GGML_CPU, 0xffff8c057000, 0x3a0), 4),
-    (sym("ggml_compute_forward_rms_norm_f32", GGML_CPU, 0xffff8c062400, 0x2f0), 3),
-    (sym("ggml_compute_forward_rope_f32", GGML_CPU, 0xffff8c066800, 0x6c0), 3),
+    (
+        sym("ggml_vec_soft_max_f32", GGML_CPU, 0xffff8c057000, 0x3a0),
+        4,
+    ),
+    (
+        sym(
+            "ggml_compute_forward_rms_norm_f32",
+            GGML_CPU,
+            0xffff8c062400,
+            0x2f0,
+        ),
+        3,
+    ),
+    (
+        sym(
+            "ggml_compute_forward_rope_f32",
+            GGML_CPU,
+            0xffff8c066800,
+            0x6c0,
+        ),
+        3,
+    ),
     (sym("ggml_vec_mad_f16", GGML_CPU, 0xffff8c0489c0, 0x200), 3),
     (sym("ggml_barrier", GGML_CPU, 0xffff8c03a700, 0x380), 16),
 ];
@@ -72,7 +94,12 @@ const MUL_MAT_CHUNK: Sym = sym(
     0xffff8c04e000,
     0x800,
 );
-const MUL_MAT: Sym = sym("ggml_compute_forward_mul_mat", GGML_CPU, 0xffff8c040000, 0x900);
+const MUL_MAT: Sym = sym(
+    "ggml_compute_forward_mul_mat",
+    GGML_CPU,
+    0xffff8c040000,
+    0x900,
+);
 const FORWARD: Sym = sym("ggml_compute_forward", GGML_CPU, 0xffff8c03c000, 0x600);
 const COMPUTE_THREAD: Sym = sym("ggml_graph_compute_thread", GGML_CPU, 0xffff8c0585c0, 0x2c0);
 const START_THREAD: Sym = sym("start_thread", LIBC, 0xffff8d1e5c50, 0x300);
@@ -80,8 +107,18 @@ const THREAD_START: Sym = sym("thread_start", LIBC, 0xffff8d24c8c0, 0x20);
 /// The main thread computes too, under the decode call chain.
 const MAIN_STACK: &[Sym] = &[
     sym("ggml_graph_compute", GGML_CPU, 0xffff8c05a100, 0x400),
-    sym("ggml_backend_cpu_graph_compute", GGML_CPU, 0xffff8c0a2200, 0x1c0),
-    sym("ggml_backend_sched_graph_compute_async", GGML_BASE, 0xffff8bf3c400, 0x900),
+    sym(
+        "ggml_backend_cpu_graph_compute",
+        GGML_CPU,
+        0xffff8c0a2200,
+        0x1c0,
+    ),
+    sym(
+        "ggml_backend_sched_graph_compute_async",
+        GGML_BASE,
+        0xffff8bf3c400,
+        0x900,
+    ),
     sym("llama_context::graph_compute", LLAMA, 0xffff8d5a1800, 0x2a0),
     sym("llama_context::decode", LLAMA, 0xffff8d59e000, 0x1800),
     sym("llama_decode", LLAMA, 0xffff8d5b7300, 0x60),
@@ -101,7 +138,12 @@ const SAMPLING: &[Sym] = &[
 const IRQ_FROM_USER: &[Sym] = &[
     sym("arch_timer_handler_phys", KERNEL, 0xffffffc0089f1a40, 0x40),
     sym("handle_percpu_devid_irq", KERNEL, 0xffffffc008136c20, 0x140),
-    sym("generic_handle_domain_irq", KERNEL, 0xffffffc00812f3a0, 0x40),
+    sym(
+        "generic_handle_domain_irq",
+        KERNEL,
+        0xffffffc00812f3a0,
+        0x40,
+    ),
     sym("gic_handle_irq", KERNEL, 0xffffffc008010f60, 0x100),
     sym("el0_interrupt", KERNEL, 0xffffffc008ce8a00, 0x90),
     sym("el0t_64_irq_handler", KERNEL, 0xffffffc008ce9100, 0x20),
@@ -133,7 +175,12 @@ const SWITCH_SLEEP: &[Sym] = &[
     sym("el0_svc", KERNEL, 0xffffffc008ce8680, 0x40),
 ];
 const CPUFREQ: &[Sym] = &[
-    sym("cpufreq_freq_transition_end", KERNEL, 0xffffffc008b27d20, 0x100),
+    sym(
+        "cpufreq_freq_transition_end",
+        KERNEL,
+        0xffffffc008b27d20,
+        0x100,
+    ),
     sym("__cpufreq_driver_target", KERNEL, 0xffffffc008b28be0, 0x160),
     sym("sugov_work", KERNEL, 0xffffffc008116a40, 0x80),
     sym("kthread_worker_fn", KERNEL, 0xffffffc0080d3c40, 0x140),
@@ -157,10 +204,30 @@ const OTHERS: &[Other] = &[
         pid: 612,
         tid: 650,
         stack: &[
-            sym("android::SurfaceFlinger::composite", SF, 0x7f9a31c400, 0x900),
-            sym("android::SurfaceFlinger::onMessageInvalidate", SF, 0x7f9a31a000, 0x600),
-            sym("android::impl::MessageQueue::Handler::handleMessage", SF, 0x7f9a2e8200, 0x100),
-            sym("android::Looper::pollOnce", "/system/lib64/libutils.so", 0x7f9d2a6300, 0x3c0),
+            sym(
+                "android::SurfaceFlinger::composite",
+                SF,
+                0x7f9a31c400,
+                0x900,
+            ),
+            sym(
+                "android::SurfaceFlinger::onMessageInvalidate",
+                SF,
+                0x7f9a31a000,
+                0x600,
+            ),
+            sym(
+                "android::impl::MessageQueue::Handler::handleMessage",
+                SF,
+                0x7f9a2e8200,
+                0x100,
+            ),
+            sym(
+                "android::Looper::pollOnce",
+                "/system/lib64/libutils.so",
+                0x7f9d2a6300,
+                0x3c0,
+            ),
             sym("android::SurfaceFlinger::run", SF, 0x7f9a315800, 0x80),
             sym("main", "/system/bin/surfaceflinger", 0x5c3b01a400, 0x500),
         ],
@@ -172,12 +239,42 @@ const OTHERS: &[Other] = &[
         stack: &[
             sym("android::Parcel::readInt32", BINDER, 0x7a41e05100, 0x40),
             sym("android::BBinder::transact", BINDER, 0x7a41dea300, 0x120),
-            sym("android::IPCThreadState::executeCommand", BINDER, 0x7a41df5c00, 0x700),
-            sym("android::IPCThreadState::getAndExecuteCommand", BINDER, 0x7a41df5600, 0x180),
-            sym("android::IPCThreadState::joinThreadPool", BINDER, 0x7a41df6400, 0x140),
-            sym("android::PoolThread::threadLoop", BINDER, 0x7a41e12200, 0x40),
-            sym("android::Thread::_threadLoop", "/system/lib64/libutils.so", 0x7f9d2b0100, 0x180),
-            sym("__pthread_start", "/apex/com.android.runtime/lib64/bionic/libc.so", 0x7f9c1a3500, 0x60),
+            sym(
+                "android::IPCThreadState::executeCommand",
+                BINDER,
+                0x7a41df5c00,
+                0x700,
+            ),
+            sym(
+                "android::IPCThreadState::getAndExecuteCommand",
+                BINDER,
+                0x7a41df5600,
+                0x180,
+            ),
+            sym(
+                "android::IPCThreadState::joinThreadPool",
+                BINDER,
+                0x7a41df6400,
+                0x140,
+            ),
+            sym(
+                "android::PoolThread::threadLoop",
+                BINDER,
+                0x7a41e12200,
+                0x40,
+            ),
+            sym(
+                "android::Thread::_threadLoop",
+                "/system/lib64/libutils.so",
+                0x7f9d2b0100,
+                0x180,
+            ),
+            sym(
+                "__pthread_start",
+                "/apex/com.android.runtime/lib64/bionic/libc.so",
+                0x7f9c1a3500,
+                0x60,
+            ),
         ],
     },
     Other {
@@ -223,7 +320,12 @@ const SHORT_LIVED: &[Sym] = &[
     sym("handle_mm_fault", KERNEL, 0xffffffc00826a2e0, 0x3a0),
     sym("do_page_fault", KERNEL, 0xffffffc00803a4c0, 0x460),
     sym("el0_da", KERNEL, 0xffffffc008ce8400, 0x80),
-    sym("__memset_aarch64", "/apex/com.android.runtime/lib64/bionic/libc.so", 0x7f9c176000, 0x180),
+    sym(
+        "__memset_aarch64",
+        "/apex/com.android.runtime/lib64/bionic/libc.so",
+        0x7f9c176000,
+        0x180,
+    ),
     sym("main", "/system/bin/dumpsys", 0x5e71a03200, 0x400),
 ];
 
@@ -466,7 +568,12 @@ impl Gen {
         let who = |t: Task| -> (&'static str, u32, u32, i32) {
             match t {
                 Task::Llama(tid) => ("llama-cli", LLAMA_PID, tid, 120),
-                Task::Other(i) => (OTHERS[i].comm, OTHERS[i].pid, OTHERS[i].tid, 98 + i as i32 * 10),
+                Task::Other(i) => (
+                    OTHERS[i].comm,
+                    OTHERS[i].pid,
+                    OTHERS[i].tid,
+                    98 + i as i32 * 10,
+                ),
                 Task::ShortLived(tid) => ("dumpsys", tid, tid, 120),
                 Task::Idle => ("swapper/0", 0, 0, 120),
             }

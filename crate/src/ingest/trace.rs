@@ -676,7 +676,11 @@ mod tests {
         assert!(codes.contains(&ProblemCode::TraceDetailCut), "{codes:?}");
         // A trace within every limit says nothing of the kind.
         let ev = run("llama-cli 100/101 [004] 10.000: 250000 cpu-clock:\n\nllama-cli 100/101 [001] 10.001: 250000 cpu-clock:\n");
-        assert!(ev.inputs[0].problems.is_empty(), "{:?}", ev.inputs[0].problems);
+        assert!(
+            ev.inputs[0].problems.is_empty(),
+            "{:?}",
+            ev.inputs[0].problems
+        );
     }
 
     #[test]
