@@ -204,23 +204,7 @@ impl TraceParser {
                 i
             }
         };
-        let Some(s) = ev.series.get_mut(idx) else {
-            return;
-        };
-        // A step signal: only changes matter (the last value holds until the next event).
-        if s.points.last().is_some_and(|&(_, last)| last == v) {
-            return;
-        }
-        let series_full = s.points.len() >= MAX_SERIES_POINTS;
-        let trace = ev.sched.trace(self.input);
-        if series_full || trace.series_points >= MAX_TRACE_SERIES_POINTS {
-            trace.series_cut = true;
-            return;
-        }
-        trace.series_points += 1;
-        if let Some(s) = ev.series.get_mut(idx) {
-            s.points.push((t, v));
-        }
+        push_change(ev, self.input, idx, t, v);
     }
 
     /// Lines that are not events: headers, system information, simpleperf text forms.
@@ -523,14 +507,40 @@ impl LineParser for TraceParser {
         if dropped {
             ev.problem(input, ProblemCode::TooManyThreads, None);
         }
-        let t = ev.sched.trace(input);
-        let (detail_cut, series_cut) = (t.timeline_truncated || t.moves_cut, t.series_cut);
-        if detail_cut {
-            ev.problem(input, ProblemCode::TraceDetailCut, None);
-        }
-        if series_cut {
-            ev.problem(input, ProblemCode::TraceSeriesCut, None);
-        }
+        limit_problems(input, ev);
+    }
+}
+
+/// Adds a point to series `idx` of trace `input` if the value changed (a step signal: the last
+/// value holds until the next event), within the per-series and per-trace point budgets.
+pub(super) fn push_change(ev: &mut Evidence, input: InputId, idx: usize, t: f64, v: f64) {
+    let Some(s) = ev.series.get_mut(idx) else {
+        return;
+    };
+    if s.points.last().is_some_and(|&(_, last)| last == v) {
+        return;
+    }
+    let series_full = s.points.len() >= MAX_SERIES_POINTS;
+    let trace = ev.sched.trace(input);
+    if series_full || trace.series_points >= MAX_TRACE_SERIES_POINTS {
+        trace.series_cut = true;
+        return;
+    }
+    trace.series_points += 1;
+    if let Some(s) = ev.series.get_mut(idx) {
+        s.points.push((t, v));
+    }
+}
+
+/// Says in the report which of the trace's memory limits were hit (the analysis went on).
+pub(super) fn limit_problems(input: InputId, ev: &mut Evidence) {
+    let t = ev.sched.trace(input);
+    let (detail_cut, series_cut) = (t.timeline_truncated || t.moves_cut, t.series_cut);
+    if detail_cut {
+        ev.problem(input, ProblemCode::TraceDetailCut, None);
+    }
+    if series_cut {
+        ev.problem(input, ProblemCode::TraceSeriesCut, None);
     }
 }
 
