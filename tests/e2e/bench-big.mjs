@@ -155,6 +155,10 @@ try {
   const finalWasm = Number(await page.evaluate(() => document.body.dataset.workerWasmBytes ?? 0));
   peak.wasm = Math.max(peak.wasm, finalWasm);
   const { hwm } = await rss(pid);
+  // What the heaps still hold once garbage is collected: a leak would grow with the file.
+  await workerCdp('HeapProfiler.collectGarbage');
+  await pageCdp.send('HeapProfiler.collectGarbage');
+  const afterGc = await heap();
   const meta = await page.locator(`#inputs li[data-input="${name}"] .input-meta`).textContent();
   const problems = await page.locator(`#inputs li[data-input="${name}"] .problem`).allTextContents();
   const findings = await page.$$eval('[data-finding-id]', (els) => [...new Set(els.map((e) => e.dataset.findingId))]);
@@ -177,12 +181,14 @@ try {
   if (problems.length) console.log(`input problems: ${problems.join(' | ')}`);
   console.log(`findings: ${findings.join(', ')}`);
   console.log(`peak JS heap: page ${mb(peak.page)} MB (before ${mb(before.page)}), worker ${mb(peak.worker)} MB (before ${mb(before.worker)})`);
+  console.log(`JS heap after a forced GC at the end: page ${mb(afterGc.page)} MB, worker ${mb(afterGc.worker)} MB`);
   console.log(`peak worker wasm memory: ${mb(peak.wasm)} MB`);
   console.log(`renderer process ${pid} (page + worker + both wasm instances): peak RSS (VmHWM) ${mb(hwm)} MB, before the file ${mb(before.rss)} MB`);
   console.log(`  highest sampled: RSS ${mb(peak.rss)} MB; anonymous + shared memory (private to the renderer, without Chromium's mapped code) ${mb(peak.private)} MB (anon ${mb(peak.anon)}, shmem ${mb(peak.shmem)}); before the file ${mb(before.anon + before.shmem)} MB`);
   const summary = {
     bytes: size, seconds: +seconds.toFixed(2), mbps: +(size / 1e6 / seconds).toFixed(1),
     progress_samples: moving.length, progress_positions: distinct,
+    heap_after_gc_mb: { page: +mb(afterGc.page), worker: +mb(afterGc.worker) },
     peak_mb: { heap_page: +mb(peak.page), heap_worker: +mb(peak.worker), wasm: +mb(peak.wasm), renderer_rss_hwm: +mb(hwm), renderer_private_sampled: +mb(peak.private) },
     findings,
   };
