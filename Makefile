@@ -3,7 +3,7 @@
 PORT ?= 8080
 SHELL := /bin/bash
 
-.PHONY: serve build test setup lint test-native test-wasm test-e2e bench
+.PHONY: serve build test setup lint test-native test-wasm test-e2e bench bench-data bench-big
 
 serve: build
 	@echo "tokscope: serving dist/ at http://127.0.0.1:$(PORT)/"
@@ -43,6 +43,42 @@ test-e2e:
 
 # Native bench and the in-browser probe on the same machine, one JSON object (scripts/bench.mjs).
 # BENCH_MIB sets the buffer (default 1024 MiB in all: at least 4x the last-level cache here).
-bench: setup build
+# Then read + analyze MB/s per kind of input, native CLI and wasm in headless Chromium on the same
+# bytes, with the ratio (scripts/bench-inputs.mjs; inputs from bench-data, BENCH_ROUNDS rounds).
+bench: setup build bench-data
 	cargo build --release --locked -p tokscope --bin tokscope
 	node scripts/bench.mjs
+	node scripts/bench-inputs.mjs log=$(BENCH_DIR)/logcat-$(LOG_MIB)MiB.log \
+	  perf-script=$(BENCH_DIR)/perf-script-$(PERF_MIB)MiB.txt telemetry=$(BENCH_DIR)/telemetry-$(TELEMETRY_H)h.csv
+
+# Large generated inputs for the benchmarks (nothing this size is committed): perf script text with
+# callchains and a llama.cpp logcat, sizes in MiB, and a 1 Hz, 64-column telemetry CSV of
+# TELEMETRY_H hours. Regenerated only when missing or when the size
+# changes (the size is in the name) or the generator does.
+BENCH_DIR ?= target/bench
+PERF_MIB ?= 256
+LOG_MIB ?= 256
+BIG_MIB ?= 2048
+TELEMETRY_H ?= 24
+bench-data: $(BENCH_DIR)/perf-script-$(PERF_MIB)MiB.txt $(BENCH_DIR)/logcat-$(LOG_MIB)MiB.log \
+  $(BENCH_DIR)/telemetry-$(TELEMETRY_H)h.csv
+
+$(BENCH_DIR)/perf-script-%MiB.txt: crate/benches/support/perf_script.rs
+	cargo build --release --locked -p tokscope --example gen_bench_data
+	@mkdir -p $(BENCH_DIR)
+	target/release/examples/gen_bench_data perf $* > $@.part && mv $@.part $@
+
+$(BENCH_DIR)/logcat-%MiB.log: crate/examples/gen_bench_data.rs
+	cargo build --release --locked -p tokscope --example gen_bench_data
+	@mkdir -p $(BENCH_DIR)
+	target/release/examples/gen_bench_data log $* > $@.part && mv $@.part $@
+
+$(BENCH_DIR)/telemetry-%h.csv: crate/examples/gen_telemetry_csv.rs
+	cargo build --release --locked -p tokscope --example gen_telemetry_csv
+	@mkdir -p $(BENCH_DIR)
+	target/release/examples/gen_telemetry_csv $* $@.part && mv $@.part $@
+
+# The 2 GiB run in the browser (issue 8): a generated perf script with callchains chosen in the real
+# page; prints the progress timeline, MB/s and peak memory. Too slow for `make test`.
+bench-big: setup build $(BENCH_DIR)/perf-script-$(BIG_MIB)MiB.txt
+	node tests/e2e/bench-big.mjs $(BENCH_DIR)/perf-script-$(BIG_MIB)MiB.txt

@@ -6,14 +6,19 @@
 //               {type: 'device', json} (what "Measure this device" measured),
 //               {type: 'settings', topology?, threads?} (the user's CPU topology / thread pick),
 //               {type: 'clear'}
-// Messages out: {type: 'ready'}, {type: 'fatal', error}, {type: 'progress', token, name, bytes, total, mbps},
-//               {type: 'file-done', token, cancelled}, {type: 'report', json}
+// Messages out: {type: 'ready'}, {type: 'fatal', error},
+//               {type: 'progress', token, name, bytes, total, mbps, wasmBytes},
+//               {type: 'file-done', token, cancelled}, {type: 'report', json, wasmBytes}
+// wasmBytes is the size of the core's linear memory (it only grows), so the memory the analysis
+// holds can be watched on big files (tests/e2e/bench-big.mjs records its peak).
 
 const SLICE_BYTES = 4 * 1024 * 1024;
 /** Progress messages at most this often, so posting does not cost more than reading. */
 const PROGRESS_MS = 100;
 
 let Analysis = null;
+/** The core's linear memory (WebAssembly.Memory). */
+let memory = null;
 let analysis = null;
 let device = null;
 let lang = 'en';
@@ -24,7 +29,7 @@ const ready = new Promise((resolve) => { markReady = resolve; });
 async function load(dir) {
   try {
     const core = await import(`./${dir}/tokscope.js`);
-    await core.default();
+    memory = (await core.default()).memory;
     Analysis = core.Analysis;
     markReady();
     postMessage({ type: 'ready' });
@@ -39,8 +44,55 @@ function ensureAnalysis() {
   if (device) analysis.set_device_json(device);
 }
 
+const wasmBytes = () => memory?.buffer.byteLength ?? 0;
+
 function postReport() {
-  if (analysis) postMessage({ type: 'report', json: analysis.report_json(lang) });
+  if (analysis) postMessage({ type: 'report', json: analysis.report_json(lang), wasmBytes: wasmBytes() });
+}
+
+/**
+ * The file's bytes in pieces of up to SLICE_BYTES, each valid until the next one is asked for.
+ * Where Blob streams are byte streams (Chromium, Firefox), one buffer is read into again and again
+ * (a BYOB reader): reading a File.slice per piece instead leaves a fresh 4 MiB ArrayBuffer behind
+ * each time, and on a 2 GB file those wait for the garbage collector by the hundred MB.
+ */
+async function* pieces(file) {
+  let reader = null;
+  try {
+    reader = file.stream().getReader({ mode: 'byob' });
+  } catch {
+    reader = null;
+  }
+  if (!reader) {
+    for (let offset = 0; offset < file.size; offset += SLICE_BYTES) {
+      yield new Uint8Array(await file.slice(offset, offset + SLICE_BYTES).arrayBuffer());
+    }
+    return;
+  }
+  let buffer = new ArrayBuffer(SLICE_BYTES);
+  let finished = false;
+  try {
+    while (!finished) {
+      // Fill the buffer (a read returns what the browser has at hand, often less) or reach the end.
+      let filled = 0;
+      while (filled < buffer.byteLength) {
+        const { value, done } = await reader.read(new Uint8Array(buffer, filled));
+        // The read transfers the buffer: its contents come back in value.buffer.
+        if (value) {
+          buffer = value.buffer;
+          filled += value.byteLength;
+        }
+        if (done || !value) {
+          finished = true;
+          break;
+        }
+      }
+      if (filled) yield new Uint8Array(buffer, 0, filled);
+    }
+  } finally {
+    if (!finished) reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
 }
 
 async function analyzeOne(token, file, epoch) {
@@ -51,21 +103,23 @@ async function analyzeOne(token, file, epoch) {
   let offset = 0;
   let cancelled = false;
   try {
-    for (; offset < file.size; offset += SLICE_BYTES) {
+    for await (const chunk of pieces(file)) {
       if (epoch !== cancelEpoch) {
         cancelled = true;
         break;
       }
-      const chunk = new Uint8Array(await file.slice(offset, offset + SLICE_BYTES).arrayBuffer());
       analysis.push(id, chunk);
+      offset += chunk.length;
       const now = performance.now();
       if (now - lastPost >= PROGRESS_MS) {
         lastPost = now;
-        const bytes = Math.min(offset + chunk.length, file.size);
+        const bytes = Math.min(offset, file.size);
         const mbps = bytes / 1e6 / Math.max((now - started) / 1000, 1e-3);
-        postMessage({ type: 'progress', token, name: file.name, bytes, total: file.size, mbps });
+        postMessage({ type: 'progress', token, name: file.name, bytes, total: file.size, mbps, wasmBytes: wasmBytes() });
       }
     }
+    // Cancelled while the last piece was being read.
+    if (!cancelled && epoch !== cancelEpoch && offset < file.size) cancelled = true;
   } catch (err) {
     // A file the browser can no longer read: keep what was read, say so.
     postMessage({ type: 'read-error', token, name: file.name, error: String(err) });
@@ -76,7 +130,7 @@ async function analyzeOne(token, file, epoch) {
   const seconds = Math.max((performance.now() - started) / 1000, 1e-3);
   postMessage({
     type: 'progress', token, name: file.name, bytes: Math.min(offset, file.size), total: file.size,
-    mbps: Math.min(offset, file.size) / 1e6 / seconds, done: true,
+    mbps: Math.min(offset, file.size) / 1e6 / seconds, done: true, wasmBytes: wasmBytes(),
   });
   postMessage({ type: 'file-done', token, cancelled });
   postReport();

@@ -72,6 +72,8 @@ function startWorker() {
 }
 
 function onWorkerMessage(msg) {
+  // The worker's wasm memory size, for the big-file benchmark (tests/e2e/bench-big.mjs).
+  if (msg.wasmBytes) document.body.dataset.workerWasmBytes = msg.wasmBytes;
   switch (msg.type) {
     case 'progress':
       showProgress(msg);

@@ -1,58 +1,21 @@
 //! `cargo bench -p tokscope --bench trace_parse`: parse speed of `perf script` text with
 //! callchains, through the same chunked `Session` path the page and the CLI use.
 //!
-//! Writes the generated input to `target/bench/perf-script-callchains.txt` so the browser
-//! benchmark (`node tests/e2e/bench-traces.mjs`) measures the very same bytes in wasm.
+//! Writes the generated input to `target/bench/perf-script-callchains.txt`; `make bench` measures
+//! the native CLI and wasm side by side (`scripts/bench-inputs.mjs
+//! perf=target/bench/perf-script-callchains.txt` does it for this file).
 
 use std::time::Instant;
 use tokscope::{Lang, Session};
 
-/// Deterministic pseudo-random numbers (no dependency, same bytes every run).
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-}
+#[path = "support/perf_script.rs"]
+mod perf_script;
 
-const SYMS: &[&str] = &[
-    "ggml_vec_dot_q4_0_q8_0+0x1c4",
-    "ggml_compute_forward_mul_mat_one_chunk+0x2f0",
-    "ggml_compute_forward_mul_mat+0x5a8",
-    "ggml_graph_compute_thread.isra.0+0x1a0",
-    "ggml_barrier+0x7c",
-    "quantize_row_q8_0+0x88",
-    "llama_decode_impl+0x9d4",
-    "__pthread_mutex_lock+0x30",
-];
-
-/// About `mb` MiB of `perf script` output: sample headers with 6-14 frame callchains.
-pub fn synthetic(mb: usize) -> Vec<u8> {
-    let mut out = Vec::with_capacity(mb << 20);
-    let mut r = Lcg(42);
-    let mut t = 81_234.000_001_f64;
-    while out.len() < mb << 20 {
-        let tid = 2231 + r.next() % 8;
-        let cpu = r.next() % 8;
-        t += 0.000_25;
-        out.extend_from_slice(
-            format!("       llama-cli  2231/{tid} [{cpu:03}] {t:.6}:     250000 cpu-clock:pppH:\n")
-                .as_bytes(),
-        );
-        for _ in 0..6 + r.next() % 9 {
-            let sym = SYMS[(r.next() % SYMS.len() as u64) as usize];
-            let addr = 0xffff_8c00_0000u64 + r.next() % 0x40_0000;
-            out.extend_from_slice(
-                format!("\t    {addr:x} {sym} (/home/user/llama.cpp/build/bin/libggml-cpu.so)\n")
-                    .as_bytes(),
-            );
-        }
-        out.push(b'\n');
-    }
+/// About `mb` MiB of `perf script` output with callchains (`gen_bench_data perf` writes the same).
+fn synthetic(mb: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity((mb << 20) + (64 << 10));
+    // Writing into a Vec cannot fail.
+    let _ = perf_script::write((mb as u64) << 20, &mut out);
     out
 }
 

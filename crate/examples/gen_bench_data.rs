@@ -8,8 +8,13 @@
 //!   mostly other tags' noise, as a real capture is, with the app's lines among it.
 //! - `log-dense`: the app's own lines only (every line is one a framework parser reads): the
 //!   worst case for the log parsers.
+//! - `perf`: `perf script` text with callchains (`make bench-data` writes the bench inputs into
+//!   target/bench/).
 
 use std::io::{BufWriter, Write};
+
+#[path = "../benches/support/perf_script.rs"]
+mod perf_script;
 
 /// Other tags' lines of a busy phone, as `adb logcat -v threadtime` shows them: the bulk of any
 /// long capture. `n` varies the numbers so no two blocks are identical.
@@ -114,12 +119,19 @@ fn main() -> std::io::Result<()> {
                 n += 1;
             }
         }
+        "perf" => perf(target, &mut out)?,
         other => {
-            eprintln!("unknown kind '{other}': use log or log-dense");
+            eprintln!("unknown kind '{other}': use log, log-dense or perf");
             std::process::exit(2);
         }
     }
     out.flush()
+}
+
+/// `perf script` with callchains of a llama.cpp decode on a big.LITTLE board (the same
+/// generator as the `trace_parse` bench), streamed: memory stays a few KiB whatever the size.
+fn perf(target: u64, out: &mut impl Write) -> std::io::Result<()> {
+    perf_script::write(target, out).map(|_| ())
 }
 
 struct CountingWriter<W: Write> {

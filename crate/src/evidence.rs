@@ -85,6 +85,10 @@ pub enum ProblemCode {
     TraceLinesSkipped,
     /// More threads than tracked; the rest are counted only.
     TooManyThreads,
+    /// A trace held more timeline cells or CPU-move pairs than kept; later detail left out.
+    TraceDetailCut,
+    /// A trace held more frequency / temperature points or sensors than kept.
+    TraceSeriesCut,
     /// A binary perf.data larger than the in-memory limit.
     PerfDataTooLarge,
     /// A binary perf.data that could not be read (the message names the cause).
@@ -109,6 +113,8 @@ impl ProblemCode {
             ProblemCode::TelemetryNoSeries => "telemetry-no-series".into(),
             ProblemCode::TraceLinesSkipped => "trace-lines-skipped".into(),
             ProblemCode::TooManyThreads => "too-many-threads".into(),
+            ProblemCode::TraceDetailCut => "trace-detail-cut".into(),
+            ProblemCode::TraceSeriesCut => "trace-series-cut".into(),
             ProblemCode::PerfDataTooLarge => "perf-data-too-large".into(),
             ProblemCode::PerfDataInvalid => "perf-data-invalid".into(),
         }

@@ -20,6 +20,16 @@ const FIRST_BIN_S: f64 = 0.001;
 /// Timeline cells (thread, bin, CPU) kept per trace; beyond it new cells are dropped and
 /// `timeline_truncated` is set.
 pub const MAX_TIMELINE_CELLS: usize = 1 << 20;
+/// Distinct (from, to) CPU pairs counted per thread, for CPU changes and for migrations: a real
+/// SoC has a few dozen; a trace naming hundreds of CPUs at random must not grow a map per thread
+/// without end. Beyond it new pairs are dropped and `moves_cut` is set.
+pub const MAX_MOVE_PAIRS: usize = 1024;
+/// Frequency and temperature points kept per trace, all series together (each series also keeps
+/// at most `ingest::trace::MAX_SERIES_POINTS`); beyond it `series_cut` is set.
+pub const MAX_TRACE_SERIES_POINTS: usize = 1_000_000;
+/// Temperature sensors charted per trace; later sensors set `series_cut`.
+pub const MAX_TRACE_SENSORS: usize = 64;
+
 /// Which producer wrote the trace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -99,6 +109,11 @@ pub struct TraceFacts {
     pub bin_s: f64,
     pub timeline_truncated: bool,
     cells: usize,
+    /// A thread met more distinct CPU pairs than [`MAX_MOVE_PAIRS`]; later new pairs not counted.
+    pub moves_cut: bool,
+    /// Frequency / temperature points stored so far, and whether a limit dropped some.
+    pub series_points: usize,
+    pub series_cut: bool,
     /// Event name -> count, for the events seen.
     pub events: BTreeMap<String, u64>,
     pub samples: u64,
@@ -134,6 +149,9 @@ impl TraceFacts {
             bin_s: FIRST_BIN_S,
             timeline_truncated: false,
             cells: 0,
+            moves_cut: false,
+            series_points: 0,
+            series_cut: false,
             events: BTreeMap::new(),
             samples: 0,
             switches: 0,
@@ -248,7 +266,7 @@ impl TraceFacts {
                 th.samples[c as usize] += 1;
                 if let Some(prev) = th.last_cpu {
                     if prev != c {
-                        *th.cpu_moves.entry((prev as u16, c as u16)).or_insert(0) += 1;
+                        count_pair(&mut th.cpu_moves, (prev, c), &mut self.moves_cut);
                     }
                 }
                 th.last_cpu = Some(c);
@@ -384,7 +402,7 @@ impl TraceFacts {
                 }
                 if let Some(prev) = th.last_cpu {
                     if prev != cpu {
-                        *th.cpu_moves.entry((prev as u16, cpu as u16)).or_insert(0) += 1;
+                        count_pair(&mut th.cpu_moves, (prev, cpu), &mut self.moves_cut);
                     }
                 }
                 th.last_cpu = Some(cpu);
@@ -419,10 +437,11 @@ impl TraceFacts {
         self.note_cpu(dest);
         let r = self.rel(t);
         if let Some(i) = self.thread(tid, comm, r) {
-            *self.threads[i]
-                .migrations
-                .entry((orig as u16, dest as u16))
-                .or_insert(0) += 1;
+            count_pair(
+                &mut self.threads[i].migrations,
+                (orig, dest),
+                &mut self.moves_cut,
+            );
         }
     }
 
@@ -447,6 +466,18 @@ impl TraceFacts {
     /// True when running time from the scheduler is known for some thread.
     pub fn has_run_time(&self) -> bool {
         self.threads.iter().any(|t| t.total_run_s() > 0.0)
+    }
+}
+
+/// Counts one (from, to) CPU pair, within [`MAX_MOVE_PAIRS`] distinct pairs per map.
+fn count_pair(map: &mut BTreeMap<(u16, u16), u64>, (from, to): (u32, u32), cut: &mut bool) {
+    let key = (from as u16, to as u16);
+    if let Some(n) = map.get_mut(&key) {
+        *n += 1;
+    } else if map.len() < MAX_MOVE_PAIRS {
+        map.insert(key, 1);
+    } else {
+        *cut = true;
     }
 }
 

@@ -50,18 +50,17 @@ impl LineSplitter {
             chunk = &chunk[1..];
         }
         self.after_cr = false;
-        while let Some(pos) = memchr::memchr2(b'\n', b'\r', chunk) {
-            let (head, rest) = chunk.split_at(pos);
-            if self.pending.is_empty() && !self.overflowing && head.len() <= MAX_LINE_BYTES {
-                // The whole line is in this chunk: hand it over without copying.
-                self.lines_seen += 1;
-                emit_bytes(self.lines_seen, head, on_line);
-            } else {
-                self.append(head);
-                self.emit(on_line);
-            }
-            chunk = &rest[1..];
-            if rest[0] == b'\r' {
+        // A line begun in an earlier chunk ends at the first terminator of this one.
+        if !self.pending.is_empty() || self.overflowing {
+            let Some(pos) = memchr::memchr2(b'\n', b'\r', chunk) else {
+                self.append(chunk);
+                return;
+            };
+            self.append(&chunk[..pos]);
+            self.emit(on_line);
+            let cr = chunk[pos] == b'\r';
+            chunk = &chunk[pos + 1..];
+            if cr {
                 match chunk.first() {
                     Some(b'\n') => chunk = &chunk[1..],
                     None => self.after_cr = true,
@@ -69,7 +68,40 @@ impl LineSplitter {
                 }
             }
         }
-        self.append(chunk);
+        // The lines wholly inside the chunk, handed over without copying. Their UTF-8 is checked
+        // in one pass over all of them: on short lines the check's set-up per call costs more
+        // than the check itself.
+        let body_end = memchr::memrchr2(b'\n', b'\r', chunk).map_or(0, |e| e + 1);
+        let (body, tail) = chunk.split_at(body_end);
+        let text = std::str::from_utf8(body).ok();
+        let mut start = 0;
+        while let Some(p) = memchr::memchr2(b'\n', b'\r', &body[start..]) {
+            let end = start + p;
+            let line = &body[start..end];
+            if line.len() > MAX_LINE_BYTES {
+                self.append(line);
+                self.emit(on_line);
+            } else {
+                self.lines_seen += 1;
+                // Terminators are ASCII, so the line's ends are char boundaries of `text`.
+                match text.and_then(|t| t.get(start..end)) {
+                    Some(text) => on_line(Line {
+                        number: self.lines_seen,
+                        text,
+                    }),
+                    None => emit_bytes(self.lines_seen, line, on_line),
+                }
+            }
+            start = end + 1;
+            if body[end] == b'\r' && body.get(start) == Some(&b'\n') {
+                start += 1;
+            }
+        }
+        // A CR ending the chunk: a LF starting the next one belongs to it.
+        if tail.is_empty() && body.last() == Some(&b'\r') {
+            self.after_cr = true;
+        }
+        self.append(tail);
     }
 
     /// Emits the final line if the input did not end with a newline.
@@ -158,6 +190,25 @@ mod tests {
     }
 
     #[test]
+    fn utf8_and_broken_bytes_split_the_same_at_every_chunk_size() {
+        // Multi-byte characters cut by chunk edges, a line with an invalid byte among valid
+        // ones (only that line is decoded lossily), CR, CRLF and a CR right before a chunk edge.
+        let text = "温度 ok\r\nnaïve\n\u{1F600} emoji\rtail é\r\n".as_bytes();
+        let mut input = text.to_vec();
+        input.extend_from_slice(b"bad \xff byte\nafter\r");
+        input.extend_from_slice(text);
+        let whole = split_all(&input, input.len());
+        assert_eq!(whole.len(), 10, "{whole:?}");
+        assert_eq!(whole[0].1, "温度 ok");
+        assert_eq!(whole[4].1, "bad \u{fffd} byte");
+        assert_eq!(whole[5].1, "after");
+        assert_eq!(whole[7].1, "naïve");
+        for size in 1..=input.len() {
+            assert_eq!(split_all(&input, size), whole, "chunk size {size}");
+        }
+    }
+
+    #[test]
     fn overlong_line_is_cut_and_counted() {
         let mut text = vec![b'x'; MAX_LINE_BYTES + 10];
         text.extend_from_slice(b"\nnext\n");
@@ -166,6 +217,13 @@ mod tests {
         for c in text.chunks(1000) {
             s.push(c, &mut |l| lens.push(l.text.len()));
         }
+        s.finish(&mut |l| lens.push(l.text.len()));
+        assert_eq!(lens, vec![MAX_LINE_BYTES, 4]);
+        assert_eq!(s.cut.count, 1);
+        // The same when the long line lies wholly inside one chunk.
+        let mut s = LineSplitter::new();
+        let mut lens = Vec::new();
+        s.push(&text, &mut |l| lens.push(l.text.len()));
         s.finish(&mut |l| lens.push(l.text.len()));
         assert_eq!(lens, vec![MAX_LINE_BYTES, 4]);
         assert_eq!(s.cut.count, 1);

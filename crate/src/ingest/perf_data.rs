@@ -8,7 +8,8 @@
 //! `sched_wakeup`, `sched_migrate_task`, `cpu_frequency`, `thermal_temperature`), located by
 //! the field offsets of the trace format text stored in the file (`TRACING_DATA`).
 
-use crate::evidence::sched::TraceFormat;
+use super::trace::push_change;
+use crate::evidence::sched::{TraceFormat, MAX_TRACE_SENSORS};
 use crate::evidence::{Evidence, InputId, ProblemCode, Quantity, Series};
 use linux_perf_data::linux_perf_event_reader::{ContextSwitchRecord, EventRecord, RecordType};
 use linux_perf_data::{Endianness, Feature, PerfFileReader, PerfFileRecord};
@@ -51,6 +52,7 @@ impl PerfDataReader {
         }
         let t = ev.sched.trace(self.input);
         t.finish();
+        super::trace::limit_problems(self.input, ev);
     }
 }
 
@@ -415,13 +417,19 @@ fn read(input: InputId, bytes: &[u8], ev: &mut Evidence) -> Result<(), linux_per
                                 });
                                 ev.series.len() - 1
                             });
-                            push_change(&mut ev.series[idx].points, r, khz as f64 / 1000.0);
+                            push_change(ev, input, idx, r, khz as f64 / 1000.0);
                         }
                     }
                     "thermal_temperature" => {
                         if let Some(milli) = p.int("temp") {
                             let zone = p.str("thermal_zone");
                             let r = t.rel(secs);
+                            if temp_series.len() >= MAX_TRACE_SENSORS
+                                && !temp_series.contains_key(&zone)
+                            {
+                                t.series_cut = true;
+                                continue;
+                            }
                             let idx = *temp_series.entry(zone.clone()).or_insert_with(|| {
                                 ev.series.push(Series {
                                     quantity: Quantity::Temperature { sensor: zone },
@@ -432,7 +440,7 @@ fn read(input: InputId, bytes: &[u8], ev: &mut Evidence) -> Result<(), linux_per
                                 });
                                 ev.series.len() - 1
                             });
-                            push_change(&mut ev.series[idx].points, r, milli as f64 / 1000.0);
+                            push_change(ev, input, idx, r, milli as f64 / 1000.0);
                         }
                     }
                     _ => {
@@ -455,13 +463,4 @@ fn read(input: InputId, bytes: &[u8], ev: &mut Evidence) -> Result<(), linux_per
         }
     }
     Ok(())
-}
-
-fn push_change(points: &mut Vec<(f64, f64)>, t: f64, v: f64) {
-    if points.last().is_some_and(|&(_, last)| last == v) {
-        return;
-    }
-    if points.len() < super::trace::MAX_SERIES_POINTS {
-        points.push((t, v));
-    }
 }

@@ -12,7 +12,9 @@ use super::lines::Line;
 use super::trace_line::{self, Style};
 use super::tracepoints::{self as tp, Tracepoint};
 use super::LineParser;
-use crate::evidence::sched::{TraceFormat, MAX_THREADS};
+use crate::evidence::sched::{
+    TraceFormat, MAX_THREADS, MAX_TRACE_SENSORS, MAX_TRACE_SERIES_POINTS,
+};
 use crate::evidence::{Evidence, InputId, ProblemCode, Quantity, Series};
 use std::collections::HashMap;
 
@@ -183,6 +185,10 @@ impl TraceParser {
         let idx = match map_idx {
             Some(i) => i,
             None => {
+                if matches!(key, Key::Temp(_)) && self.temp_series.len() >= MAX_TRACE_SENSORS {
+                    ev.sched.trace(self.input).series_cut = true;
+                    return;
+                }
                 ev.series.push(Series {
                     quantity,
                     input: self.input,
@@ -198,16 +204,7 @@ impl TraceParser {
                 i
             }
         };
-        let Some(s) = ev.series.get_mut(idx) else {
-            return;
-        };
-        // A step signal: only changes matter (the last value holds until the next event).
-        if s.points.last().is_some_and(|&(_, last)| last == v) {
-            return;
-        }
-        if s.points.len() < MAX_SERIES_POINTS {
-            s.points.push((t, v));
-        }
+        push_change(ev, self.input, idx, t, v);
     }
 
     /// Lines that are not events: headers, system information, simpleperf text forms.
@@ -508,6 +505,40 @@ impl LineParser for TraceParser {
         if dropped {
             ev.problem(input, ProblemCode::TooManyThreads, None);
         }
+        limit_problems(input, ev);
+    }
+}
+
+/// Adds a point to series `idx` of trace `input` if the value changed (a step signal: the last
+/// value holds until the next event), within the per-series and per-trace point budgets.
+pub(super) fn push_change(ev: &mut Evidence, input: InputId, idx: usize, t: f64, v: f64) {
+    let Some(s) = ev.series.get_mut(idx) else {
+        return;
+    };
+    if s.points.last().is_some_and(|&(_, last)| last == v) {
+        return;
+    }
+    let series_full = s.points.len() >= MAX_SERIES_POINTS;
+    let trace = ev.sched.trace(input);
+    if series_full || trace.series_points >= MAX_TRACE_SERIES_POINTS {
+        trace.series_cut = true;
+        return;
+    }
+    trace.series_points += 1;
+    if let Some(s) = ev.series.get_mut(idx) {
+        s.points.push((t, v));
+    }
+}
+
+/// Says in the report which of the trace's memory limits were hit (the analysis went on).
+pub(super) fn limit_problems(input: InputId, ev: &mut Evidence) {
+    let t = ev.sched.trace(input);
+    let (detail_cut, series_cut) = (t.timeline_truncated || t.moves_cut, t.series_cut);
+    if detail_cut {
+        ev.problem(input, ProblemCode::TraceDetailCut, None);
+    }
+    if series_cut {
+        ev.problem(input, ProblemCode::TraceSeriesCut, None);
     }
 }
 
@@ -616,6 +647,48 @@ mod tests {
         }
         let ev = run(&text);
         assert!(ev.sched.traces[0].skipped.count > 0);
+    }
+
+    #[test]
+    fn sensors_and_cpu_pairs_beyond_their_limits_are_cut_and_said() {
+        use crate::evidence::sched::MAX_MOVE_PAIRS;
+        let mut text = String::new();
+        // 100 sensors, each changing: only the first MAX_TRACE_SENSORS are charted.
+        for z in 0..100 {
+            text += &format!("  kworker/0:1-42 [000] d..3  10.{z:06}: thermal_temperature: thermal_zone=zone{z} id={z} temp_prev=40000 temp={}\n", 41000 + z);
+        }
+        // One thread hopping over 200 CPUs at random: far more distinct pairs than kept.
+        let mut x: u64 = 3;
+        for i in 0..20_000 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let cpu = (x >> 33) % 200;
+            text += &format!("llama-cli 100/101 [{cpu:03}] 11.{i:06}: 250000 cpu-clock:\n\n");
+        }
+        let ev = run(&text);
+        let t = &ev.sched.traces[0];
+        assert_eq!(t.skipped.count, 0, "{:?}", t.skipped.first);
+        let sensors = ev
+            .series
+            .iter()
+            .filter(|s| matches!(s.quantity, Quantity::Temperature { .. }))
+            .count();
+        assert_eq!(sensors, MAX_TRACE_SENSORS);
+        assert!(t.series_cut);
+        let th = t.threads.iter().find(|th| th.tid == 101).unwrap();
+        assert_eq!(th.cpu_moves.len(), MAX_MOVE_PAIRS);
+        assert!(t.moves_cut);
+        // Every sample still counts, whatever was cut.
+        assert_eq!(th.total_samples(), 20_000);
+        let codes: Vec<_> = ev.inputs[0].problems.iter().map(|p| p.code).collect();
+        assert!(codes.contains(&ProblemCode::TraceSeriesCut), "{codes:?}");
+        assert!(codes.contains(&ProblemCode::TraceDetailCut), "{codes:?}");
+        // A trace within every limit says nothing of the kind.
+        let ev = run("llama-cli 100/101 [004] 10.000: 250000 cpu-clock:\n\nllama-cli 100/101 [001] 10.001: 250000 cpu-clock:\n");
+        assert!(
+            ev.inputs[0].problems.is_empty(),
+            "{:?}",
+            ev.inputs[0].problems
+        );
     }
 
     #[test]

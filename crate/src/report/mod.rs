@@ -253,7 +253,9 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
                     | ProblemCode::TelemetryNoHeader
                     | ProblemCode::TelemetryNoSeries
                     | ProblemCode::TraceLinesSkipped
-                    | ProblemCode::TooManyThreads => "warning",
+                    | ProblemCode::TooManyThreads
+                    | ProblemCode::TraceDetailCut
+                    | ProblemCode::TraceSeriesCut => "warning",
                     ProblemCode::UnknownLog
                     | ProblemCode::KindNotAnalyzed
                     | ProblemCode::Cancelled
