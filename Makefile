@@ -49,10 +49,11 @@ bench: setup build bench-data
 	cargo build --release --locked -p tokscope --bin tokscope
 	node scripts/bench.mjs
 	node scripts/bench-inputs.mjs log=$(BENCH_DIR)/logcat-$(LOG_MIB)MiB.log \
-	  perf-script=$(BENCH_DIR)/perf-script-$(PERF_MIB)MiB.txt telemetry=$(BENCH_DIR)/telemetry-$(TELEMETRY_H)h.csv
+	  log-dense=$(BENCH_DIR)/llamalog-$(LOG_MIB)MiB.log perf-script=$(BENCH_DIR)/perf-script-$(PERF_MIB)MiB.txt telemetry=$(BENCH_DIR)/telemetry-$(TELEMETRY_H)h.csv
 
 # Large generated inputs for the benchmarks (nothing this size is committed): perf script text with
-# callchains and a llama.cpp logcat, sizes in MiB, and a 1 Hz, 64-column telemetry CSV of
+# callchains, a phone's logcat with an llama.cpp app in it and the app's lines alone (llamalog:
+# every line one the framework parsers read), sizes in MiB, and a 1 Hz, 64-column telemetry CSV of
 # TELEMETRY_H hours. Regenerated only when missing or when the size
 # changes (the size is in the name) or the generator does.
 BENCH_DIR ?= target/bench
@@ -61,6 +62,7 @@ LOG_MIB ?= 256
 BIG_MIB ?= 2048
 TELEMETRY_H ?= 24
 bench-data: $(BENCH_DIR)/perf-script-$(PERF_MIB)MiB.txt $(BENCH_DIR)/logcat-$(LOG_MIB)MiB.log \
+  $(BENCH_DIR)/llamalog-$(LOG_MIB)MiB.log \
   $(BENCH_DIR)/telemetry-$(TELEMETRY_H)h.csv
 
 $(BENCH_DIR)/perf-script-%MiB.txt: crate/benches/support/perf_script.rs
@@ -72,6 +74,11 @@ $(BENCH_DIR)/logcat-%MiB.log: crate/examples/gen_bench_data.rs
 	cargo build --release --locked -p tokscope --example gen_bench_data
 	@mkdir -p $(BENCH_DIR)
 	target/release/examples/gen_bench_data log $* > $@.part && mv $@.part $@
+
+$(BENCH_DIR)/llamalog-%MiB.log: crate/examples/gen_bench_data.rs
+	cargo build --release --locked -p tokscope --example gen_bench_data
+	@mkdir -p $(BENCH_DIR)
+	target/release/examples/gen_bench_data log-dense $* > $@.part && mv $@.part $@
 
 $(BENCH_DIR)/telemetry-%h.csv: crate/examples/gen_telemetry_csv.rs
 	cargo build --release --locked -p tokscope --example gen_telemetry_csv
