@@ -3,7 +3,7 @@
 PORT ?= 8080
 SHELL := /bin/bash
 
-.PHONY: serve build test setup lint test-native test-wasm test-e2e bench bench-data bench-big
+.PHONY: serve build test setup lint test-native test-wasm test-e2e bench bench-data bench-big fuzz
 
 serve: build
 	@echo "tokscope: serving dist/ at http://127.0.0.1:$(PORT)/"
@@ -16,7 +16,7 @@ build:
 setup:
 	@scripts/setup.sh all
 
-test: setup lint test-native test-wasm build test-e2e
+test: setup lint test-native test-wasm build test-e2e fuzz
 	@echo "make test: all suites passed"
 
 lint:
@@ -40,6 +40,11 @@ test-wasm:
 
 test-e2e:
 	node --test tests/e2e/
+
+# Every cargo-fuzz target for FUZZ_SECONDS each (scripts/fuzz.sh); any crash fails the run.
+FUZZ_SECONDS ?= 30
+fuzz: setup
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
 
 # Native bench and the in-browser probe on the same machine, one JSON object (scripts/bench.mjs).
 # BENCH_MIB sets the buffer (default 1024 MiB in all: at least 4x the last-level cache here).

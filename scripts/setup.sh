@@ -2,6 +2,7 @@
 # Installs everything the build and the tests need, and nothing twice: each step first checks
 # whether its tool is already present at the right version.
 #   - the wasm32 target;   - wasm-bindgen-cli at the version locked in Cargo.lock;   - wasm-pack
+#   - cargo-fuzz (for `make fuzz`)
 #   - Debian's chromium and chromium-driver (and python3, nodejs, npm where missing)
 #   - the npm packages of tests/e2e (package-lock.json)
 # Pass "build" to skip the browser and npm parts (enough for `make build` / `make serve`).
@@ -32,6 +33,11 @@ if ! command -v wasm-pack >/dev/null 2>&1; then
   say "installing wasm-pack"
   cargo install --quiet --locked wasm-pack
 fi
+# `make fuzz` (part of `make test`); it runs on stable Rust through RUSTC_BOOTSTRAP.
+if [ "$want" = all ] && ! cargo fuzz --version >/dev/null 2>&1; then
+  say "installing cargo-fuzz"
+  cargo install --quiet --locked cargo-fuzz
+fi
 
 apt_install() {
   local sudo=""
@@ -48,6 +54,7 @@ if [ "$want" = all ]; then
   [ -x /usr/bin/chromedriver ] || needed+=(chromium-driver)
   command -v node >/dev/null 2>&1 || needed+=(nodejs)
   command -v npm >/dev/null 2>&1 || needed+=(npm)
+  command -v c++ >/dev/null 2>&1 || needed+=(g++)         # libFuzzer, for `make fuzz`
 fi
 [ ${#needed[@]} -eq 0 ] || apt_install "${needed[@]}"
 

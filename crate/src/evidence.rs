@@ -282,7 +282,12 @@ pub enum Quantity {
     /// Throttling`, `under-voltage`, ...); rules classify it as thermal or power by its words.
     ThrottleFlag { reason: String },
     /// Anything else, by its source column name, in its source unit.
-    Other { name: String, unit: String },
+    Other {
+        name: String,
+        /// Absent when read back flattened beside a report's own `unit` (see `SeriesWire`).
+        #[serde(default)]
+        unit: String,
+    },
 }
 
 impl Quantity {

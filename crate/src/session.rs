@@ -5,6 +5,7 @@ use crate::catalogue::Lang;
 use crate::evidence::{DeviceProbe, Evidence, InputId, ProblemCode};
 use crate::ingest::InputReader;
 use crate::report::{self, Report};
+use crate::sniff::InputKind;
 
 #[derive(Default)]
 pub struct Session {
@@ -21,6 +22,14 @@ impl Session {
     pub fn begin(&mut self, name: &str) -> InputId {
         let id = self.evidence.add_input(name);
         self.readers.push(Some(InputReader::new(id)));
+        id
+    }
+
+    /// Opens an input read as `kind` whatever the sniffer says (even bytes it would reject). The
+    /// fuzz targets use it to aim at one parser; see [`InputReader::with_kind`].
+    pub fn begin_as(&mut self, name: &str, kind: InputKind) -> InputId {
+        let id = self.evidence.add_input(name);
+        self.readers.push(Some(InputReader::with_kind(id, kind)));
         id
     }
 
@@ -88,5 +97,32 @@ impl Session {
 
     pub fn evidence(&self) -> &Evidence {
         &self.evidence
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BINARY_LOG: &[u8] = b"\0\0W/tflite: 7 operations will run on the GPU, and the remaining 3 operations will run on the CPU.\n";
+
+    #[test]
+    fn a_forced_kind_reads_what_the_sniffer_rejects() {
+        let mut s = Session::new();
+        s.add("sniffed.log", BINARY_LOG);
+        let id = s.begin_as("forced.log", InputKind::Log);
+        s.push(id, BINARY_LOG);
+        s.end(id);
+        let r = s.report(Lang::En);
+        assert_eq!(r.inputs[0].kind, Some(InputKind::Unsupported));
+        assert_eq!(r.inputs[1].kind, Some(InputKind::Log));
+        let f = r.findings.iter().find(|f| f.id == "fallback.cpu");
+        let inputs: Vec<_> = f
+            .expect("the forced log is parsed")
+            .evidence
+            .iter()
+            .map(|e| e.input.clone())
+            .collect();
+        assert_eq!(inputs, vec!["forced.log".to_string()]);
     }
 }

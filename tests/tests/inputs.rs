@@ -4,7 +4,8 @@
 use proptest::prelude::*;
 use serde_json::Value;
 use std::io::Write;
-use tokscope::{Lang, Session};
+use tokscope::sniff::InputKind;
+use tokscope::{share, Lang, Session};
 use tokscope_tests::{report_of, root};
 
 fn sample(rel: &str) -> Value {
@@ -165,4 +166,68 @@ proptest! {
         let r = s.report(Lang::En);
         prop_assert!(serde_json::to_string(&r).is_ok());
     }
+}
+
+/// Every input a fuzz target failed on, kept as `samples/fuzz/<target>-<what>.bin` and replayed
+/// the way that target reads it (`fuzz/fuzz_targets/common/mod.rs`): the first byte is the chunk
+/// size, the rest is fed as the target's kind. Each must give a report that makes a share link.
+#[test]
+fn fuzz_findings_replay() {
+    let dir = root().join("samples/fuzz");
+    let mut replayed = 0;
+    for entry in std::fs::read_dir(&dir).expect("samples/fuzz exists") {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let target = name.split('-').next().unwrap_or_default();
+        let kind = match target {
+            "session" => None,
+            "log" => Some(InputKind::Log),
+            "trace" => Some(InputKind::Trace),
+            "perf_data" => Some(InputKind::PerfData),
+            "telemetry_csv" => Some(InputKind::Csv),
+            "telemetry_text" => Some(InputKind::Telemetry),
+            other => panic!("{name}: unknown fuzz target '{other}'"),
+        };
+        let bytes = std::fs::read(&path).unwrap();
+        let Some((&first, rest)) = bytes.split_first() else {
+            continue;
+        };
+        let mut s = Session::new();
+        let id = match kind {
+            Some(kind) => s.begin_as(&name, kind),
+            None => s.begin(&name),
+        };
+        for c in rest.chunks(usize::from(first) + 1) {
+            s.push(id, c);
+        }
+        s.end(id);
+        let report = s.report(Lang::En);
+        assert_eq!(report.inputs[0].bytes, rest.len() as u64, "{name}");
+        let value = serde_json::to_value(&report).unwrap();
+        if let Err(e) = share::encode(&value, &[], share::BUDGET_BYTES) {
+            panic!("{name}: no share link: {e}");
+        }
+        replayed += 1;
+    }
+    assert!(replayed > 0, "no fuzz findings under {}", dir.display());
+}
+
+#[test]
+fn damaged_event_desc_is_a_clear_error() {
+    // The perf_data target's first find: EVENT_DESC names a 1.7 GB event name.
+    let bytes =
+        std::fs::read(root().join("samples/fuzz/perf_data-event-desc-huge-name.bin")).unwrap();
+    let mut s = Session::new();
+    let id = s.begin("damaged.perf.data");
+    s.push(id, &bytes[1..]);
+    s.end(id);
+    let r = serde_json::to_value(s.report(Lang::En)).unwrap();
+    assert_eq!(r["inputs"][0]["kind"], "perf-data");
+    let codes: Vec<&str> = r["inputs"][0]["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["code"].as_str())
+        .collect();
+    assert_eq!(codes, vec!["perf-data-invalid"]);
 }

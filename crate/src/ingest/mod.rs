@@ -18,7 +18,7 @@ pub mod wrapper;
 
 use crate::evidence::{Evidence, InputId, ProblemCode};
 use crate::sniff::{self, InputKind, SNIFF_BYTES};
-use decode::{Gunzip, InflateError, Transcoder};
+use decode::{Gunzip, InflateError, TextEncoding, Transcoder};
 use lines::{Line, LineSplitter};
 
 /// A parser of one input kind, fed line by line.
@@ -51,6 +51,8 @@ enum Transport {
 /// Reads one input incrementally: raw bytes -> (inflate) -> sniff -> (transcode) -> lines.
 pub struct InputReader {
     id: InputId,
+    /// Read as this kind whatever the sniffer says ([`InputReader::with_kind`]).
+    forced: Option<InputKind>,
     transport: Transport,
     splitter: LineSplitter,
     stage: Stage,
@@ -60,9 +62,20 @@ impl InputReader {
     pub fn new(id: InputId) -> Self {
         InputReader {
             id,
+            forced: None,
             transport: Transport::Undecided(Vec::new()),
             splitter: LineSplitter::new(),
             stage: Stage::Sniffing(Vec::new()),
+        }
+    }
+
+    /// A reader that hands the input to the parser of `kind` whatever the sniffer says, even
+    /// bytes it would reject: the fuzz targets aim at one parser this way. The text encoding is
+    /// still detected from the first bytes.
+    pub fn with_kind(id: InputId, kind: InputKind) -> Self {
+        InputReader {
+            forced: Some(kind),
+            ..Self::new(id)
         }
     }
 
@@ -80,7 +93,8 @@ impl InputReader {
         if let Transport::Gzip(gz) = &mut self.transport {
             let mut gz = std::mem::take(gz);
             let (stage, splitter) = (&mut self.stage, &mut self.splitter);
-            gz.finish(&mut |b| Self::stage_bytes(self.id, stage, splitter, b, ev));
+            let (id, forced) = (self.id, &self.forced);
+            gz.finish(&mut |b| Self::stage_bytes(id, forced, stage, splitter, b, ev));
             if let Some(e) = gz.failed() {
                 Self::inflate_problem(self.id, e, self.splitter.lines(), ev);
             }
@@ -126,9 +140,10 @@ impl InputReader {
             }
             Transport::Plain => self.accept(chunk, ev),
             Transport::Gzip(gz) => {
-                let (id, stage, splitter) = (self.id, &mut self.stage, &mut self.splitter);
+                let (id, forced) = (self.id, &self.forced);
+                let (stage, splitter) = (&mut self.stage, &mut self.splitter);
                 gz.feed(chunk, &mut |b| {
-                    Self::stage_bytes(id, stage, splitter, b, ev)
+                    Self::stage_bytes(id, forced, stage, splitter, b, ev)
                 });
             }
         }
@@ -136,11 +151,13 @@ impl InputReader {
 
     /// Takes inflated bytes.
     fn accept(&mut self, bytes: &[u8], ev: &mut Evidence) {
-        Self::stage_bytes(self.id, &mut self.stage, &mut self.splitter, bytes, ev);
+        let (stage, splitter) = (&mut self.stage, &mut self.splitter);
+        Self::stage_bytes(self.id, &self.forced, stage, splitter, bytes, ev);
     }
 
     fn stage_bytes(
         id: InputId,
+        forced: &Option<InputKind>,
         stage: &mut Stage,
         splitter: &mut LineSplitter,
         bytes: &[u8],
@@ -151,8 +168,8 @@ impl InputReader {
                 head.extend_from_slice(bytes);
                 if head.len() >= SNIFF_BYTES {
                     let head = std::mem::take(head);
-                    *stage = Self::begin_parsing(id, &head, ev);
-                    Self::stage_bytes(id, stage, splitter, &head, ev);
+                    *stage = Self::begin_parsing(id, forced.clone(), &head, ev);
+                    Self::stage_bytes(id, forced, stage, splitter, &head, ev);
                 }
             }
             Stage::Parsing { transcoder, parser } => {
@@ -166,8 +183,8 @@ impl InputReader {
     }
 
     fn start(&mut self, head: &[u8], ev: &mut Evidence) {
-        self.stage = Self::begin_parsing(self.id, head, ev);
-        Self::stage_bytes(self.id, &mut self.stage, &mut self.splitter, head, ev);
+        self.stage = Self::begin_parsing(self.id, self.forced.clone(), head, ev);
+        self.accept(head, ev);
     }
 
     fn inflate_problem(id: InputId, e: InflateError, lines: u64, ev: &mut Evidence) {
@@ -179,8 +196,21 @@ impl InputReader {
     }
 
     /// Sniffs the head and picks the parser; the head is then fed through the new stage.
-    fn begin_parsing(id: InputId, head: &[u8], ev: &mut Evidence) -> Stage {
-        let sniffed = sniff::sniff(&head[..head.len().min(SNIFF_BYTES)]);
+    fn begin_parsing(
+        id: InputId,
+        forced: Option<InputKind>,
+        head: &[u8],
+        ev: &mut Evidence,
+    ) -> Stage {
+        let head = &head[..head.len().min(SNIFF_BYTES)];
+        let mut sniffed = sniff::sniff(head);
+        if let Some(kind) = forced {
+            sniffed.rejection = None;
+            if kind != InputKind::PerfData {
+                sniffed.encoding = sniffed.encoding.or(Some(TextEncoding::detect(head)));
+            }
+            sniffed.kind = kind;
+        }
         let facts = &mut ev.inputs[id];
         facts.kind = Some(sniffed.kind.clone());
         facts.framework = sniffed.framework;

@@ -152,7 +152,7 @@ struct Payload<'a> {
 impl Payload<'_> {
     fn int(&self, name: &str) -> Option<i64> {
         let &(o, s) = self.fmt.get(name)?;
-        let b = self.data.get(o..o + s)?;
+        let b = self.data.get(o..o.checked_add(s)?)?;
         let mut v: u64 = 0;
         match self.endian {
             Endianness::LittleEndian => {
@@ -176,7 +176,7 @@ impl Payload<'_> {
 
     fn str(&self, name: &str) -> String {
         let slice = if let Some(&(o, s)) = self.fmt.get(name) {
-            self.data.get(o..o + s)
+            self.data.get(o..o.saturating_add(s))
         } else if let Some(loc) = self.int(&format!("@{name}")) {
             let (off, len) = ((loc & 0xffff) as usize, ((loc >> 16) & 0xffff) as usize);
             self.data.get(off..off + len)
@@ -193,57 +193,149 @@ fn u32_of(v: Option<i64>) -> Option<u32> {
     v.and_then(|v| u32::try_from(v).ok())
 }
 
-/// Checks that every section the header points at lies inside the file. `linux-perf-data`
-/// allocates a section's size before reading it, so a damaged size would abort the page.
-fn sections_fit(b: &[u8]) -> bool {
+/// Checks, before `linux-perf-data` sees the file, everything it reads up front: every section
+/// the header points at lies inside the file, and every count and length inside the attribute
+/// descriptions (the `EVENT_DESC` feature, the old `event_types` section, simpleperf's id
+/// sections) fits in what holds it. The crate sizes vectors from these numbers before reading
+/// them and divides by the attribute size, so a damaged file would otherwise abort the page with
+/// a multi-gigabyte allocation or a panic (both found by the `perf_data` fuzz target).
+fn structure_fits(b: &[u8]) -> bool {
     let le = match b.get(..8) {
         Some(b"PERFILE2") => true,
         Some(b"2ELIFREP") => false,
         _ => return false,
     };
-    let u64_at = |o: usize| -> Option<u64> {
-        let w: [u8; 8] = b.get(o..o + 8)?.try_into().ok()?;
-        Some(if le {
-            u64::from_le_bytes(w)
-        } else {
-            u64::from_be_bytes(w)
-        })
-    };
+    let file = Bytes { b, le };
     let len = b.len() as u64;
     let fits = |off: u64, size: u64| off.checked_add(size).is_some_and(|end| end <= len);
-    // magic, header size, attr size, then (offset, size) of attrs, data and event types.
-    let sections = [24, 40, 56].map(|o| (u64_at(o), u64_at(o + 8)));
-    for (off, size) in sections {
-        match (off, size) {
-            (Some(o), Some(s)) if fits(o, s) => {}
+    let Some(attr_size) = file.u64_at(16) else {
+        return false;
+    };
+    // A perf_event_attr is at least 64 bytes (PERF_ATTR_SIZE_VER0); simpleperf adds 16.
+    if !(64..=len).contains(&attr_size) {
+        return false;
+    }
+    // (offset, size) of the attrs, the data and the event types.
+    let mut sections = [(0, 0); 3];
+    for (i, o) in [24, 40, 56].into_iter().enumerate() {
+        match (file.u64_at(o), file.u64_at(o + 8)) {
+            (Some(off), Some(size)) if fits(off, size) => sections[i] = (off, size),
             _ => return false,
         }
     }
-    let (Some(data_off), Some(data_size)) = sections[1] else {
-        return false;
-    };
-    // The feature bitmap (256 bits) follows; the feature table starts after the data section.
-    let Some(bits) = b.get(72..104) else {
-        return false;
-    };
-    let n_features: u64 = bits.iter().map(|x| x.count_ones() as u64).sum();
-    let table = data_off + data_size;
-    for i in 0..n_features {
-        let (Some(o), Some(sz)) = (
-            u64_at((table + 16 * i) as usize),
-            u64_at((table + 16 * i + 8) as usize),
-        ) else {
+    let [attrs, data, event_types] = sections;
+    // The feature bitmap: four words of the file's byte order. The table of (offset, size), one
+    // per feature present in ascending order, follows the data section.
+    let mut features = Vec::new();
+    for word in 0..4 {
+        let Some(w) = file.u64_at(72 + 8 * word) else {
             return false;
         };
-        if !fits(o, sz) {
+        features.extend(
+            (0..64)
+                .filter(|bit| w >> bit & 1 == 1)
+                .map(|bit| word * 64 + bit),
+        );
+    }
+    let table = data.0 + data.1;
+    let mut section_of = HashMap::new();
+    for (i, &feature) in features.iter().enumerate() {
+        let at = table + 16 * i as u64;
+        let (Some(off), Some(size)) = (file.u64_at_u64(at), file.u64_at_u64(at + 8)) else {
+            return false;
+        };
+        if !fits(off, size) {
+            return false;
+        }
+        section_of.insert(feature, (off, size));
+    }
+    // The attribute descriptions, from the first source the crate uses.
+    if let Some(&(off, size)) = section_of.get(&(Feature::EVENT_DESC.0 as usize)) {
+        return event_desc_fits(&file, off as usize, (off + size) as usize);
+    }
+    let ids_fit = |entries: (u64, u64), entry: u64, ids_at: u64| {
+        (0..entries.1 / entry).all(|i| {
+            let at = entries.0 + i * entry + ids_at;
+            matches!((file.u64_at_u64(at), file.u64_at_u64(at + 8)),
+                (Some(off), Some(size)) if fits(off, size))
+        })
+    };
+    if event_types.1 != 0 {
+        // Each entry: an attr of `attr_size` bytes, then the (offset, size) of its ids.
+        return ids_fit(event_types, attr_size + 16, attr_size);
+    }
+    if section_of.contains_key(&(Feature::SIMPLEPERF_META_INFO.0 as usize)) {
+        // simpleperf counts the (offset, size) of the ids inside `attr_size`.
+        return ids_fit(attrs, attr_size, attr_size - 16);
+    }
+    true
+}
+
+/// Walks `EVENT_DESC`: `nr`, `attr_size`, then per event the attr, `nr_ids`, a length-prefixed
+/// name and the ids; every one must fit in the section `[start, end)`.
+fn event_desc_fits(file: &Bytes<'_>, start: usize, end: usize) -> bool {
+    let (Some(nr), Some(attr_size)) = (file.u32_at(start, end), file.u32_at(start + 4, end)) else {
+        return false;
+    };
+    if attr_size < 64 {
+        return false;
+    }
+    let mut at = start + 8;
+    for _ in 0..nr {
+        at = at.saturating_add(attr_size as usize);
+        let Some(nr_ids) = file.u32_at(at, end) else {
+            return false;
+        };
+        let Some(name_len) = file.u32_at(at + 4, end) else {
+            return false;
+        };
+        at = at
+            .saturating_add(8)
+            .saturating_add(name_len as usize)
+            .saturating_add(8 * nr_ids as usize);
+        if at > end {
             return false;
         }
     }
     true
 }
 
+/// Reads integers of the file's byte order, `None` past the end.
+struct Bytes<'a> {
+    b: &'a [u8],
+    le: bool,
+}
+
+impl Bytes<'_> {
+    fn u64_at(&self, o: usize) -> Option<u64> {
+        let w: [u8; 8] = self.b.get(o..o.checked_add(8)?)?.try_into().ok()?;
+        Some(if self.le {
+            u64::from_le_bytes(w)
+        } else {
+            u64::from_be_bytes(w)
+        })
+    }
+
+    fn u64_at_u64(&self, o: u64) -> Option<u64> {
+        self.u64_at(usize::try_from(o).ok()?)
+    }
+
+    /// A u32 at `o`, which must end by `end`.
+    fn u32_at(&self, o: usize, end: usize) -> Option<u32> {
+        if o.checked_add(4)? > end {
+            return None;
+        }
+        let w: [u8; 4] = self.b.get(o..o + 4)?.try_into().ok()?;
+        Some(if self.le {
+            u32::from_le_bytes(w)
+        } else {
+            u32::from_be_bytes(w)
+        })
+    }
+}
+
 fn read(input: InputId, bytes: &[u8], ev: &mut Evidence) -> Result<(), linux_perf_data::Error> {
-    if !sections_fit(bytes) {
+    if !structure_fits(bytes) {
         return Err(linux_perf_data::Error::SectionSizeTooBig);
     }
     let PerfFileReader {
@@ -463,4 +555,66 @@ fn read(input: InputId, bytes: &[u8], ev: &mut Evidence) -> Result<(), linux_per
         }
     }
     Ok(())
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &[u8] =
+        include_bytes!("../../../samples/traces/python-4-threads-on-2-cpus.perf.data");
+
+    fn u64_at(b: &[u8], o: usize) -> u64 {
+        u64::from_le_bytes(b[o..o + 8].try_into().unwrap())
+    }
+
+    /// Offset of the `EVENT_DESC` section of the sample (feature 12, the 12th bit set).
+    fn event_desc(b: &[u8]) -> usize {
+        let table = (u64_at(b, 40) + u64_at(b, 48)) as usize;
+        let bits = u64_at(b, 72);
+        assert_eq!(bits >> 12 & 1, 1, "the sample has EVENT_DESC");
+        let index = (bits & ((1 << 12) - 1)).count_ones() as usize;
+        u64_at(b, table + 16 * index) as usize
+    }
+
+    #[test]
+    fn the_sample_fits() {
+        assert!(structure_fits(SAMPLE));
+    }
+
+    #[test]
+    fn an_event_name_longer_than_its_section_is_refused() {
+        // The fuzz find: a name length of 1.7 GB in EVENT_DESC, allocated by the reader at once.
+        let mut b = SAMPLE.to_vec();
+        let at = event_desc(&b);
+        let attr_size = u32::from_le_bytes(b[at + 4..at + 8].try_into().unwrap()) as usize;
+        let name_len = at + 8 + attr_size + 4;
+        b[name_len..name_len + 4].copy_from_slice(&0x6886_0000u32.to_le_bytes());
+        assert!(!structure_fits(&b));
+        let mut ev = Evidence::default();
+        let id = ev.add_input("damaged.perf.data");
+        let mut r = PerfDataReader::new(id);
+        r.push(&b);
+        r.finish(&mut ev);
+        assert!(ev.inputs[id]
+            .problems
+            .iter()
+            .any(|p| p.code == ProblemCode::PerfDataInvalid));
+    }
+
+    #[test]
+    fn an_event_count_beyond_its_section_is_refused() {
+        let mut b = SAMPLE.to_vec();
+        let at = event_desc(&b);
+        b[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(!structure_fits(&b));
+    }
+
+    #[test]
+    fn a_zero_attribute_size_is_refused() {
+        // With no EVENT_DESC the reader divides the attr section by this size.
+        let mut b = SAMPLE.to_vec();
+        b[16..24].copy_from_slice(&0u64.to_le_bytes());
+        b[72..104].fill(0);
+        assert!(!structure_fits(&b));
+    }
 }

@@ -44,6 +44,7 @@ pub struct Report {
 pub const REPORT_SERIES_POINTS: usize = 2400;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(from = "SeriesWire")]
 pub struct SeriesReport {
     #[serde(flatten)]
     pub quantity: Quantity,
@@ -52,6 +53,35 @@ pub struct SeriesReport {
     pub unit: String,
     /// `[t_s, value]` pairs, time non-decreasing.
     pub points: Vec<[f64; 2]>,
+}
+
+/// [`SeriesReport`] as read back (share links, the page's Markdown export). `unit` is both this
+/// key and a field of `Quantity::Other`; flattened, this key takes it, so an `other` quantity
+/// gets its unit back from here.
+#[derive(Deserialize)]
+struct SeriesWire {
+    #[serde(flatten)]
+    quantity: Quantity,
+    input: String,
+    source: String,
+    unit: String,
+    points: Vec<[f64; 2]>,
+}
+
+impl From<SeriesWire> for SeriesReport {
+    fn from(w: SeriesWire) -> Self {
+        let mut quantity = w.quantity;
+        if let Quantity::Other { unit, .. } = &mut quantity {
+            unit.clone_from(&w.unit);
+        }
+        SeriesReport {
+            quantity,
+            input: w.input,
+            source: w.source,
+            unit: w.unit,
+            points: w.points,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

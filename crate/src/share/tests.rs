@@ -330,3 +330,36 @@ fn catalogue_texts_are_left_for_the_receiver_and_put_back() {
         "a fix of my own"
     );
 }
+
+#[test]
+fn other_series_keep_their_unit_through_a_link_and_the_markdown_export() {
+    // turbostat's Avg_MHz is an `other` quantity: its unit is a field of the quantity and the
+    // series' own `unit` key at once. Found by the fuzzers: such reports could not be read back
+    // ("missing field `unit`"), so neither a share link nor the page's Markdown export worked.
+    let mut s = Session::new();
+    s.add(
+        "turbostat.tsv",
+        include_bytes!("../../../samples/telemetry/turbostat.tsv"),
+    );
+    let report = s.report(Lang::En);
+    let other = report
+        .series
+        .iter()
+        .find(|x| matches!(&x.quantity, crate::evidence::Quantity::Other { unit, .. } if unit == "MHz"))
+        .expect("turbostat has an `other` series in MHz");
+    let link = encode(&serde_json::to_value(&report).unwrap(), &[], BUDGET_BYTES)
+        .expect("the report makes a link");
+    let shared = decode(&link.fragment).expect("the link reads back");
+    let back = shared
+        .report
+        .series
+        .iter()
+        .find(|x| x.source == other.source && x.input == other.input)
+        .expect("the series travels");
+    assert_eq!(back.quantity, other.quantity);
+    assert_eq!(back.unit, "MHz");
+    let again = report_from_json(&serde_json::to_string(&report).unwrap())
+        .expect("the report JSON reads back");
+    assert_eq!(again.series.len(), report.series.len());
+    assert!(again.series.iter().any(|x| x.quantity == other.quantity));
+}

@@ -1,0 +1,10 @@
+//! The line-oriented telemetry parser (tegrastats, dumpsys battery / thermalservice, sysfs dumps,
+//! powermetrics, vcgencmd) on arbitrary bytes read as telemetry text whatever the sniffer would
+//! say, chunked and reported like the `session` target.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use tokscope::sniff::InputKind;
+
+mod common;
+
+fuzz_target!(|data: &[u8]| common::run(Some(InputKind::Telemetry), data));
