@@ -206,8 +206,12 @@ impl InputReader {
         let mut sniffed = sniff::sniff(head);
         if let Some(kind) = forced {
             sniffed.rejection = None;
-            if kind != InputKind::PerfData {
-                sniffed.encoding = sniffed.encoding.or(Some(TextEncoding::detect(head)));
+            sniffed.encoding = match kind {
+                InputKind::PerfData => None,
+                _ => sniffed.encoding.or(Some(TextEncoding::detect(head))),
+            };
+            if kind != InputKind::Log {
+                sniffed.framework = None;
             }
             sniffed.kind = kind;
         }
