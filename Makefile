@@ -56,13 +56,15 @@ fuzz: setup
 fuzz-long: setup
 	FUZZ_SECONDS=600 scripts/fuzz.sh
 
-# Native bench and the in-browser probe on the same machine, one JSON object (scripts/bench.mjs).
+# Native bench and the in-browser probe on the same machine, one JSON object (scripts/bench.mjs),
+# then the page's time to ready on a 9 Mbps and a 1.6 Mbps link, empty cache (scripts/bench-load.mjs).
 # BENCH_MIB sets the buffer (default 1024 MiB in all: at least 4x the last-level cache here).
 # Then read + analyze MB/s per kind of input, native CLI and wasm in headless Chromium on the same
 # bytes, with the ratio (scripts/bench-inputs.mjs; inputs from bench-data, BENCH_ROUNDS rounds).
 bench: setup build bench-data
 	cargo build --release --locked -p tokscope --bin tokscope
 	node scripts/bench.mjs
+	node scripts/bench-load.mjs
 	node scripts/bench-inputs.mjs log=$(BENCH_DIR)/logcat-$(LOG_MIB)MiB.log \
 	  log-dense=$(BENCH_DIR)/llamalog-$(LOG_MIB)MiB.log perf-script=$(BENCH_DIR)/perf-script-$(PERF_MIB)MiB.txt telemetry=$(BENCH_DIR)/telemetry-$(TELEMETRY_H)h.csv
 

@@ -273,7 +273,10 @@ async function loadExample() {
   const response = await fetch(EXAMPLE);
   if (!response.ok) throw new Error(`${EXAMPLE}: HTTP ${response.status}`);
   const blob = await response.blob();
-  clearAll();
+  // The example replaces what is there; before the core is ready that is only the queue (and
+  // the renderers that clearAll resets need the core).
+  if (worker) clearAll();
+  else pending = [];
   analyzeFiles([new File([blob], EXAMPLE.split('/').pop())]);
 }
 
