@@ -100,7 +100,8 @@ pub fn param_count(s: &str) -> Option<f64> {
         "T" => 1e12,
         _ => return None,
     };
-    Some(v * mul)
+    // Whole parameters: `4.02 B` is 4020000000, not 4019999999.9999995.
+    Some((v * mul).round())
 }
 
 impl BenchTable {
