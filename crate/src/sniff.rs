@@ -23,6 +23,8 @@ pub enum Framework {
     Executorch,
     Qnn,
     Ncnn,
+    /// Timings read by the generic reader from a log no framework parser knows.
+    Unknown,
 }
 
 impl Framework {
@@ -37,6 +39,7 @@ impl Framework {
             Framework::Executorch => "ExecuTorch",
             Framework::Qnn => "QNN / Genie",
             Framework::Ncnn => "ncnn",
+            Framework::Unknown => "unknown",
         }
     }
 }

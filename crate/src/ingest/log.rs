@@ -10,6 +10,7 @@ use super::lines::Line;
 use super::wrapper;
 use super::LineParser;
 use crate::evidence::{Evidence, InputId, Occurrence};
+use crate::sniff::Framework;
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -22,10 +23,10 @@ pub struct LogParser {
 }
 
 impl LogParser {
-    pub fn new(input: InputId, name: &str) -> Self {
+    pub fn new(input: InputId, name: &str, sniffed: Option<Framework>) -> Self {
         LogParser {
             input,
-            frameworks: Some(Frameworks::new(name)),
+            frameworks: Some(Frameworks::new(name, sniffed)),
             gated: true,
         }
     }
@@ -143,7 +144,7 @@ mod tests {
     fn parse(name: &str, text: &str, gated: bool) -> Evidence {
         let mut ev = Evidence::default();
         let id = ev.add_input(name);
-        let mut p = LogParser::new(id, name);
+        let mut p = LogParser::new(id, name, None);
         p.gated = gated;
         let mut s = LineSplitter::new();
         s.push(text.as_bytes(), &mut |l| p.line(l, &mut ev));

@@ -234,7 +234,11 @@ impl InputReader {
                 if sniffed.framework.is_none() {
                     ev.problem(id, ProblemCode::UnknownLog, None);
                 }
-                Box::new(log::LogParser::new(id, &ev.inputs[id].name))
+                Box::new(log::LogParser::new(
+                    id,
+                    &ev.inputs[id].name,
+                    sniffed.framework,
+                ))
             }
             InputKind::Csv => Box::new(telemetry::csv::CsvParser::new(id)),
             InputKind::Telemetry => Box::new(telemetry::text::TextTelemetryParser::new(id)),

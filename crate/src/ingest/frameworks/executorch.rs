@@ -95,6 +95,7 @@ impl FrameworkParser for Executorch {
         }
         if let Some(c) = cap(&r.tokens, msg) {
             self.prompt_tokens = c[1].parse().ok();
+            runs.claim(at);
             return;
         }
         if let Some(c) = cap(&r.load, msg) {

@@ -713,7 +713,7 @@ mod tests {
     use super::*;
 
     fn parse(text: &str) -> Vec<Run> {
-        let mut f = super::super::Frameworks::new("t");
+        let mut f = super::super::Frameworks::new("t", None);
         for (i, l) in text.lines().enumerate() {
             f.line(
                 crate::ingest::wrapper::unwrap(l).message,

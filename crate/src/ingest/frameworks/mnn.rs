@@ -83,6 +83,7 @@ impl FrameworkParser for Mnn {
             return;
         }
         if let Some(c) = cap(&r.kv, msg) {
+            runs.claim(at);
             let v = num(&c[2]);
             match &c[1] {
                 "prompt tokens num" => self.prompt_tokens = v.map(|v| v as u64),

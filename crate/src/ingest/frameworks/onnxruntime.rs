@@ -92,6 +92,7 @@ impl FrameworkParser for OnnxRuntime {
             return;
         }
         if let Some(c) = cap(&r.genai, msg) {
+            runs.claim(at);
             let Some(v) = num(&c[3]) else { return };
             match (&c[1], &c[2]) {
                 ("Prompt Processing", "Latency") => self.prompt_latency_ms = Some(v),
@@ -126,6 +127,7 @@ impl FrameworkParser for OnnxRuntime {
         }
         if let Some(c) = cap(&r.prompt_len, msg) {
             self.prompt_tokens = c[1].parse().ok();
+            runs.claim(at);
             return;
         }
         if let Some(c) = cap(&r.heading, msg) {

@@ -24,6 +24,8 @@ pub struct RunCollector {
     /// Line of the last fact, so a run's `line_end` is the last line that said something.
     pub done: Vec<Run>,
     pub dropped: u64,
+    /// The last line that gave a run a fact: the generic timings reader leaves it alone.
+    pub last_line: Option<u64>,
 }
 
 impl RunCollector {
@@ -33,6 +35,7 @@ impl RunCollector {
             current: None,
             done: Vec::new(),
             dropped: 0,
+            last_line: None,
         }
     }
 
@@ -45,6 +48,7 @@ impl RunCollector {
         {
             self.close();
         }
+        self.last_line = Some(line);
         let input = &self.input;
         let run = self.current.get_or_insert_with(|| Run {
             input: input.clone(),
@@ -55,6 +59,12 @@ impl RunCollector {
         });
         run.line_end = Some(run.line_end.map_or(line, |e| e.max(line)));
         run
+    }
+
+    /// Marks `line` as read by a framework parser that keeps its facts for a later line (a token
+    /// count before its speed), so the generic timings reader does not read it again.
+    pub fn claim(&mut self, line: u64) {
+        self.last_line = Some(line);
     }
 
     /// The open run of `fw`, or `None` when there is none (for facts that never open a run alone).

@@ -188,6 +188,7 @@ impl FrameworkParser for Tflite {
             };
             let secs = num(&c[3]).unwrap_or(0.0) * if &c[4] == "ms" { 0.001 } else { 1.0 };
             self.turn = Some((kind, c[2].parse().unwrap_or(0), secs * 1000.0));
+            runs.claim(at);
             return;
         }
         if let Some(c) = cap(&r.lm_speed, msg) {
@@ -243,6 +244,7 @@ impl FrameworkParser for Tflite {
         }
         if let Some(c) = cap(&r.lm_tokens, msg) {
             let n = c[2].parse().ok();
+            runs.claim(at);
             let b = self.block.key();
             if c[1].eq_ignore_ascii_case("prefill") {
                 b.prefill_tokens = n;
