@@ -61,6 +61,11 @@ pub enum ProblemCode {
     Rejected(Rejection),
     /// A text file with no known framework markers; it is still scanned for fallbacks.
     UnknownLog,
+    /// A log that gave no run and no fallback line, with lines that look like timings in a form
+    /// tokscope does not read (shown), and how to get a readable log.
+    TimingsNotRead,
+    /// A log that gave no run, no fallback line and has nothing that looks like a timing.
+    NothingRead,
     /// Lines longer than the limit were cut.
     LongLinesCut,
     /// Recognized, but this build does not analyze this kind yet.
@@ -101,6 +106,8 @@ impl ProblemCode {
         match self {
             ProblemCode::Rejected(r) => format!("rejected.{}", r.key()),
             ProblemCode::UnknownLog => "unknown-log".into(),
+            ProblemCode::TimingsNotRead => "timings-not-read".into(),
+            ProblemCode::NothingRead => "nothing-read".into(),
             ProblemCode::LongLinesCut => "long-lines-cut".into(),
             ProblemCode::KindNotAnalyzed => "kind-not-analyzed".into(),
             ProblemCode::TooManyFallbackMessages => "too-many-fallback-messages".into(),

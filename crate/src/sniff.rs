@@ -28,6 +28,22 @@ pub enum Framework {
 }
 
 impl Framework {
+    /// The id used in reports and catalogue keys (`llama-cpp`, `onnx-runtime`, `unknown`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Framework::LlamaCpp => "llama-cpp",
+            Framework::Mnn => "mnn",
+            Framework::MlcLlm => "mlc-llm",
+            Framework::OnnxRuntime => "onnx-runtime",
+            Framework::Tflite => "tflite",
+            Framework::Mediapipe => "mediapipe",
+            Framework::Executorch => "executorch",
+            Framework::Qnn => "qnn",
+            Framework::Ncnn => "ncnn",
+            Framework::Unknown => "unknown",
+        }
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             Framework::LlamaCpp => "llama.cpp",

@@ -96,6 +96,64 @@ fn re() -> &'static Re {
     })
 }
 
+/// True when a message has a number, a phase word and a timing word or unit: what the "not
+/// read" report counts when a log gives no run. Cheap enough for every line of a capture.
+pub fn looks_like_timing(msg: &str) -> bool {
+    use aho_corasick::AhoCorasick;
+    static WORDS: OnceLock<Option<(AhoCorasick, usize)>> = OnceLock::new();
+    const PHASES: &[&str] = &[
+        "prompt",
+        "prefill",
+        "decode",
+        "eval",
+        "generat",
+        "encode",
+        "ttft",
+        "tpot",
+        "itl",
+        "first token",
+        "per token",
+    ];
+    const UNITS: &[&str] = &[
+        "tok",
+        "/s",
+        "ms",
+        "sec",
+        "latency",
+        "throughput",
+        "speed",
+        "rate",
+    ];
+    let Some((ac, phases)) = WORDS
+        .get_or_init(|| {
+            let words: Vec<&str> = PHASES.iter().chain(UNITS).copied().collect();
+            AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build(words)
+                .ok()
+                .map(|ac| (ac, PHASES.len()))
+        })
+        .as_ref()
+    else {
+        return false;
+    };
+    if !msg.bytes().any(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let (mut phase, mut unit) = (false, false);
+    for m in ac.find_overlapping_iter(msg) {
+        if m.pattern().as_usize() < *phases {
+            phase = true;
+        } else {
+            unit = true;
+        }
+        if phase && unit {
+            return true;
+        }
+    }
+    false
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Unit {
     Rate,
