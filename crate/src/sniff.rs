@@ -77,6 +77,8 @@ pub enum InputKind {
     PerfData,
     /// Not something tokscope reads; the reason is in `Rejection`.
     Unsupported,
+    /// `dmesg`, `journalctl -k` or logcat's kernel buffer.
+    KernelLog,
 }
 
 impl InputKind {
@@ -88,6 +90,7 @@ impl InputKind {
             InputKind::Telemetry => "telemetry",
             InputKind::PerfData => "perf-data",
             InputKind::Unsupported => "unsupported",
+            InputKind::KernelLog => "kernel-log",
         }
     }
 }
@@ -183,6 +186,9 @@ pub fn sniff(head: &[u8]) -> Sniffed {
     // `llama-cli -m x.gguf`), but their event lines are unmistakable.
     if is_trace(&lines) {
         return Sniffed::of(InputKind::Trace, None, encoding);
+    }
+    if crate::ingest::kernel_log::looks_like(&lines) {
+        return Sniffed::of(InputKind::KernelLog, None, encoding);
     }
     let mut framework = detect_framework(&lines);
     // A benchmark table pasted alone (llama-bench or llm_bench rows, often tab-separated and

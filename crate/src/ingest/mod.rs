@@ -7,6 +7,7 @@
 pub mod decode;
 pub mod fallback_phrases;
 pub mod frameworks;
+pub mod kernel_log;
 pub mod lines;
 pub mod log;
 pub mod perf_data;
@@ -243,6 +244,7 @@ impl InputReader {
             InputKind::Csv => Box::new(telemetry::csv::CsvParser::new(id)),
             InputKind::Telemetry => Box::new(telemetry::text::TextTelemetryParser::new(id)),
             InputKind::Trace => Box::new(trace::TraceParser::new(id)),
+            InputKind::KernelLog => Box::new(kernel_log::KernelLogParser::new(id)),
             InputKind::Unsupported | InputKind::PerfData => return Stage::Done,
         };
         Stage::Parsing {
