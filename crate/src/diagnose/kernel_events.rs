@@ -34,7 +34,9 @@ pub fn episode(_ev: &Evidence, events: &[&KernelEvent]) -> Episode {
         .map(|e| EvidenceRef {
             input: e.input,
             lines: Some((e.line, e.line)),
-            time_s: e.boot_s.map(|b| (b, b)),
+            // The line locates the event; the time is in the summary (a boot offset is not on
+            // the telemetry axis, so it is not given as a time range).
+            time_s: None,
             quote: Some(e.text.clone()),
         })
         .collect();
