@@ -61,6 +61,11 @@ pub enum ProblemCode {
     Rejected(Rejection),
     /// A text file with no known framework markers; it is still scanned for fallbacks.
     UnknownLog,
+    /// A log that gave no run and no fallback line, with lines that look like timings in a form
+    /// tokscope does not read (shown), and how to get a readable log.
+    TimingsNotRead,
+    /// A log that gave no run, no fallback line and has nothing that looks like a timing.
+    NothingRead,
     /// Lines longer than the limit were cut.
     LongLinesCut,
     /// Recognized, but this build does not analyze this kind yet.
@@ -101,6 +106,8 @@ impl ProblemCode {
         match self {
             ProblemCode::Rejected(r) => format!("rejected.{}", r.key()),
             ProblemCode::UnknownLog => "unknown-log".into(),
+            ProblemCode::TimingsNotRead => "timings-not-read".into(),
+            ProblemCode::NothingRead => "nothing-read".into(),
             ProblemCode::LongLinesCut => "long-lines-cut".into(),
             ProblemCode::KindNotAnalyzed => "kind-not-analyzed".into(),
             ProblemCode::TooManyFallbackMessages => "too-many-fallback-messages".into(),
@@ -473,6 +480,35 @@ pub struct Evidence {
     fallback_index: HashMap<(FallbackClass, String), usize>,
     /// What the page's bandwidth probe measured on this device, when it ran.
     pub device: Option<DeviceProbe>,
+    /// Supply, USB, thermal and OOM events from kernel logs, in input order.
+    pub kernel_events: Vec<KernelEvent>,
+}
+
+/// What a kernel log line reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KernelEventKind {
+    UnderVoltage,
+    VoltageNormal,
+    /// A USB reset, disconnect, enumeration error or over-current.
+    Usb,
+    /// The kernel says it throttled the CPU or a thermal zone tripped.
+    ThermalThrottle,
+    OomKill,
+}
+
+/// One kernel log event, where it was and when the kernel stamped it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KernelEvent {
+    pub input: InputId,
+    pub line: u64,
+    /// Seconds since boot (`[  123.456]`), when the line says.
+    pub boot_s: Option<f64>,
+    /// The wall-clock stamp as printed (`dmesg -T`, journalctl), when there is one.
+    pub stamp: Option<String>,
+    pub kind: KernelEventKind,
+    /// The zone, CPU or process named.
+    pub subject: Option<String>,
+    pub text: String,
 }
 
 /// Most sustained-mode samples kept (5 minutes at one per second is 300).

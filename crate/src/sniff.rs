@@ -23,9 +23,27 @@ pub enum Framework {
     Executorch,
     Qnn,
     Ncnn,
+    /// Timings read by the generic reader from a log no framework parser knows.
+    Unknown,
 }
 
 impl Framework {
+    /// The id used in reports and catalogue keys (`llama-cpp`, `onnx-runtime`, `unknown`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Framework::LlamaCpp => "llama-cpp",
+            Framework::Mnn => "mnn",
+            Framework::MlcLlm => "mlc-llm",
+            Framework::OnnxRuntime => "onnx-runtime",
+            Framework::Tflite => "tflite",
+            Framework::Mediapipe => "mediapipe",
+            Framework::Executorch => "executorch",
+            Framework::Qnn => "qnn",
+            Framework::Ncnn => "ncnn",
+            Framework::Unknown => "unknown",
+        }
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             Framework::LlamaCpp => "llama.cpp",
@@ -37,6 +55,7 @@ impl Framework {
             Framework::Executorch => "ExecuTorch",
             Framework::Qnn => "QNN / Genie",
             Framework::Ncnn => "ncnn",
+            Framework::Unknown => "unknown",
         }
     }
 }
@@ -58,6 +77,8 @@ pub enum InputKind {
     PerfData,
     /// Not something tokscope reads; the reason is in `Rejection`.
     Unsupported,
+    /// `dmesg`, `journalctl -k` or logcat's kernel buffer.
+    KernelLog,
 }
 
 impl InputKind {
@@ -69,6 +90,7 @@ impl InputKind {
             InputKind::Telemetry => "telemetry",
             InputKind::PerfData => "perf-data",
             InputKind::Unsupported => "unsupported",
+            InputKind::KernelLog => "kernel-log",
         }
     }
 }
@@ -164,6 +186,9 @@ pub fn sniff(head: &[u8]) -> Sniffed {
     // `llama-cli -m x.gguf`), but their event lines are unmistakable.
     if is_trace(&lines) {
         return Sniffed::of(InputKind::Trace, None, encoding);
+    }
+    if crate::ingest::kernel_log::looks_like(&lines) {
+        return Sniffed::of(InputKind::KernelLog, None, encoding);
     }
     let mut framework = detect_framework(&lines);
     // A benchmark table pasted alone (llama-bench or llm_bench rows, often tab-separated and

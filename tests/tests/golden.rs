@@ -18,6 +18,7 @@ const FOLDERS: &[&str] = &[
     "encodings",
     "telemetry",
     "traces",
+    "system",
 ];
 
 fn expected_path(sample: &Path) -> std::path::PathBuf {

@@ -253,7 +253,7 @@ fn bench(args: BenchArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn main() -> ExitCode {
+pub fn main() -> ExitCode {
     if std::env::args().nth(1).as_deref() == Some("bench") {
         return match parse_bench(std::env::args().skip(2)) {
             Ok(a) => bench(a),

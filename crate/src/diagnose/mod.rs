@@ -9,8 +9,10 @@ pub mod compare;
 mod cpu;
 mod fallback;
 pub mod freq_view;
+mod kernel_events;
 mod load;
 mod measure;
+mod power_under_voltage;
 mod quant;
 pub mod run_facts;
 mod sched_affinity_subset;
@@ -21,6 +23,7 @@ pub mod sched_view;
 mod sustained;
 pub mod telemetry;
 mod thermal_freq_capped;
+mod thermal_kernel_throttle;
 mod thermal_rotating_throttle;
 mod threads;
 
@@ -86,6 +89,8 @@ const RULES: &[Rule] = &[
     threads::rule,
     measure::rule,
     load::rule,
+    power_under_voltage::rule,
+    thermal_kernel_throttle::rule,
     bandwidth::rule,
     sustained::rule,
     telemetry::thermal_wall::rule,
@@ -119,6 +124,8 @@ pub fn finding_ids() -> Vec<&'static str> {
         threads::IDS,
         measure::IDS,
         load::IDS,
+        power_under_voltage::IDS,
+        thermal_kernel_throttle::IDS,
         bandwidth::IDS,
         sustained::IDS,
         telemetry::thermal_wall::IDS,

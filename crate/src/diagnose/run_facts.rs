@@ -67,6 +67,7 @@ pub fn quant_bits(quant: &str) -> Option<f64> {
         ("fp32", 32.0),
         ("int4", 4.5),
         ("w4a16", 4.5),
+        ("8da4w", 4.5),
         ("w4a8", 4.5),
         ("4bit", 4.5),
         ("int8", 8.5),

@@ -9,7 +9,8 @@ use super::frameworks::{Frameworks, ParserMask, ALL_PARSERS, PARSERS};
 use super::lines::Line;
 use super::wrapper;
 use super::LineParser;
-use crate::evidence::{Evidence, InputId, Occurrence};
+use crate::evidence::{Evidence, InputId, Occurrence, ProblemCode, SkippedLines};
+use crate::sniff::Framework;
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -19,14 +20,24 @@ pub struct LogParser {
     frameworks: Option<Frameworks>,
     /// Off only in the test that checks the gate changes nothing.
     gated: bool,
+    sniffed: Option<Framework>,
+    /// What the report says when the log gives nothing: lines that look like timings, the first
+    /// lines of the file, and whether any fallback line was found.
+    timing_like: SkippedLines,
+    first_lines: SkippedLines,
+    fallbacks: bool,
 }
 
 impl LogParser {
-    pub fn new(input: InputId, name: &str) -> Self {
+    pub fn new(input: InputId, name: &str, sniffed: Option<Framework>) -> Self {
         LogParser {
             input,
-            frameworks: Some(Frameworks::new(name)),
+            frameworks: Some(Frameworks::new(name, sniffed)),
             gated: true,
+            sniffed,
+            timing_like: SkippedLines::default(),
+            first_lines: SkippedLines::default(),
+            fallbacks: false,
         }
     }
 }
@@ -105,7 +116,11 @@ impl LineParser for LogParser {
         if message.is_empty() {
             return;
         }
+        self.first_lines.add(line.number, line.text);
         let hits = if self.gated { scan(message) } else { EVERYONE };
+        if super::frameworks::generic_timings::looks_like_timing(message) {
+            self.timing_like.add(line.number, line.text);
+        }
         if let Some(f) = &mut self.frameworks {
             if hits.parsers != 0 || f.in_block() || Frameworks::may_open_block(message) {
                 f.line(message, line.number, hits.parsers);
@@ -115,6 +130,7 @@ impl LineParser for LogParser {
             return;
         }
         if let Some(class) = fallback_phrases::classify(message) {
+            self.fallbacks = true;
             ev.add_fallback(
                 class,
                 fallback_phrases::normalize(message),
@@ -129,8 +145,25 @@ impl LineParser for LogParser {
     }
 
     fn finish(&mut self, ev: &mut Evidence) {
+        let mut found = self.fallbacks;
         if let Some(f) = self.frameworks.take() {
-            ev.runs.extend(f.finish());
+            let runs = f.finish();
+            found |= !runs.is_empty();
+            ev.runs.extend(runs);
+        }
+        // Never a silent "nothing found": say what was seen, with lines, and how to do better.
+        if self.sniffed.is_none() {
+            ev.inputs[self.input]
+                .problems
+                .retain(|p| p.code != ProblemCode::UnknownLog);
+            ev.problem_lines(self.input, ProblemCode::UnknownLog, &self.first_lines);
+        }
+        if !found {
+            if self.timing_like.is_empty() {
+                ev.problem(self.input, ProblemCode::NothingRead, None);
+            } else {
+                ev.problem_lines(self.input, ProblemCode::TimingsNotRead, &self.timing_like);
+            }
         }
     }
 }
@@ -143,7 +176,7 @@ mod tests {
     fn parse(name: &str, text: &str, gated: bool) -> Evidence {
         let mut ev = Evidence::default();
         let id = ev.add_input(name);
-        let mut p = LogParser::new(id, name);
+        let mut p = LogParser::new(id, name, None);
         p.gated = gated;
         let mut s = LineSplitter::new();
         s.push(text.as_bytes(), &mut |l| p.line(l, &mut ev));
@@ -169,6 +202,42 @@ mod tests {
             .collect();
         assert_eq!(lines.len(), 3, "{:?}", ev.fallbacks);
         assert!(lines.iter().all(|l| *l >= 3), "{lines:?}");
+    }
+
+    #[test]
+    fn a_log_that_gives_nothing_says_what_it_saw() {
+        let mut ev = Evidence::default();
+        let id = ev.add_input("x.log");
+        let mut p = LogParser::new(id, "x.log", Some(Framework::LlamaCpp));
+        let text = "ggml_backend: loaded CPU backend\nperf | decode: 128 tok in 5.2 sec\nperf | prefill: 64 tok in 0.8 sec\n";
+        let mut s = LineSplitter::new();
+        s.push(text.as_bytes(), &mut |l| p.line(l, &mut ev));
+        s.finish(&mut |l| p.line(l, &mut ev));
+        p.finish(&mut ev);
+        assert!(ev.runs.is_empty(), "{:?}", ev.runs);
+        let probs = &ev.inputs[id].problems;
+        let not_read = probs
+            .iter()
+            .find(|p| p.code == ProblemCode::TimingsNotRead)
+            .expect("timings-not-read");
+        let lines = not_read.lines.as_ref().expect("examples");
+        assert_eq!(lines.count, 2);
+        assert_eq!(lines.first[0].0, 2);
+
+        let ev = parse("notes.txt", "just some notes\nnothing else here\n", true);
+        let codes: Vec<ProblemCode> = ev.inputs[0].problems.iter().map(|p| p.code).collect();
+        assert!(codes.contains(&ProblemCode::NothingRead), "{codes:?}");
+        // A run found means nothing to report.
+        let ev = parse(
+            "ok.txt",
+            "bench: prefill 212.4 tok/s, decode 18.9 tok/s\n",
+            true,
+        );
+        assert_eq!(ev.runs.len(), 1);
+        assert!(!ev.inputs[0].problems.iter().any(|p| matches!(
+            p.code,
+            ProblemCode::NothingRead | ProblemCode::TimingsNotRead
+        )));
     }
 
     /// The gate only skips lines nothing reads: every sample gives the same runs and fallback

@@ -7,6 +7,7 @@
 pub mod decode;
 pub mod fallback_phrases;
 pub mod frameworks;
+pub mod kernel_log;
 pub mod lines;
 pub mod log;
 pub mod perf_data;
@@ -234,11 +235,16 @@ impl InputReader {
                 if sniffed.framework.is_none() {
                     ev.problem(id, ProblemCode::UnknownLog, None);
                 }
-                Box::new(log::LogParser::new(id, &ev.inputs[id].name))
+                Box::new(log::LogParser::new(
+                    id,
+                    &ev.inputs[id].name,
+                    sniffed.framework,
+                ))
             }
             InputKind::Csv => Box::new(telemetry::csv::CsvParser::new(id)),
             InputKind::Telemetry => Box::new(telemetry::text::TextTelemetryParser::new(id)),
             InputKind::Trace => Box::new(trace::TraceParser::new(id)),
+            InputKind::KernelLog => Box::new(kernel_log::KernelLogParser::new(id)),
             InputKind::Unsupported | InputKind::PerfData => return Stage::Done,
         };
         Stage::Parsing {

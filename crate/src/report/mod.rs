@@ -242,6 +242,13 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
         .as_ref()
         .map(|k| catalogue::text(lang, &format!("kind.{}", k.key()), &[]))
         .unwrap_or_default();
+    // What the log was read as, and how to get a readable one from that framework.
+    let fw = facts.framework.unwrap_or(crate::sniff::Framework::Unknown);
+    let fw_label = match fw {
+        crate::sniff::Framework::Unknown => catalogue::text(lang, "howto.unknown-label", &[]),
+        known => catalogue::text(lang, "howto.known-label", &[("framework", known.label())]),
+    };
+    let howto = catalogue::text(lang, &format!("howto.{}", fw.key()), &[]);
     let problems = facts
         .problems
         .iter()
@@ -254,6 +261,8 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
                     ("name", &facts.name),
                     ("accepts", &accepts),
                     ("kind", &kind_text),
+                    ("framework", &fw_label),
+                    ("howto", &howto),
                 ],
             );
             if let Some(lines) = &p.lines {
@@ -286,6 +295,7 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
                     | ProblemCode::TooManyThreads
                     | ProblemCode::TraceDetailCut
                     | ProblemCode::TraceSeriesCut => "warning",
+                    ProblemCode::TimingsNotRead | ProblemCode::NothingRead => "warning",
                     ProblemCode::UnknownLog
                     | ProblemCode::KindNotAnalyzed
                     | ProblemCode::Cancelled

@@ -3,7 +3,11 @@
 //! rendered page as TSV, rows without their header, and `pp 512` written with a space.
 //!
 //! Column names come from the header when there is one; without it, the last two columns are
-//! the test and the speed (that is how both tools lay them out) and nothing else is read.
+//! the test and the speed (that is how both tools lay them out), and the other columns are
+//! recognised by what they hold in llama-bench's order (`model size params backend [ngl]
+//! threads …`): a size with its unit, a parameter count, a backend name, the device named after
+//! its backend (`HTP0`, `CUDA0`), and the thread count right after the backend (after the layer
+//! count on a GPU backend). Columns that cannot be told apart (n_batch, fa) are not read.
 
 use super::runs::num;
 use regex::Regex;
@@ -20,6 +24,7 @@ pub struct Row {
     pub test: String,
     pub tok_s: f64,
     pub stddev: Option<f64>,
+    pub devices: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -29,6 +34,7 @@ struct Columns {
     params: Option<usize>,
     backend: Option<usize>,
     threads: Option<usize>,
+    devices: Option<usize>,
     test: usize,
     speed: usize,
     /// The header was a markdown row (`|`), not TSV; a row of the other kind does not use it.
@@ -94,7 +100,8 @@ pub fn param_count(s: &str) -> Option<f64> {
         "T" => 1e12,
         _ => return None,
     };
-    Some(v * mul)
+    // Whole parameters: `4.02 B` is 4020000000, not 4019999999.9999995.
+    Some((v * mul).round())
 }
 
 impl BenchTable {
@@ -118,6 +125,7 @@ impl BenchTable {
                 params: find(&["params"]),
                 backend: find(&["backend", "backends"]),
                 threads: find(&["threads", "n_threads"]),
+                devices: find(&["dev", "devices", "device"]),
                 test,
                 speed,
                 pipe,
@@ -131,18 +139,7 @@ impl BenchTable {
             .cols
             .clone()
             .filter(|c| c.pipe == pipe)
-            .unwrap_or(Columns {
-                model: (cells.len() >= 3
-                    && cells
-                        .first()
-                        .and_then(|m| quant_of_model_column(m))
-                        .is_some())
-                .then_some(0),
-                test: cells.len().saturating_sub(2),
-                speed: cells.len() - 1,
-                pipe,
-                ..Columns::default()
-            });
+            .unwrap_or_else(|| headerless_columns(&cells, pipe));
         let test = cells.get(cols.test)?.trim_matches('*').trim();
         if !re_test.is_match(test) {
             return None;
@@ -167,21 +164,94 @@ impl BenchTable {
                 .to_ascii_lowercase(),
             tok_s,
             stddev: speed.get(2).and_then(|m| num(m.as_str())),
+            devices: get(cols.devices)
+                .map(|d| {
+                    d.split([',', '/'])
+                        .map(str::trim)
+                        .filter(|d| !d.is_empty())
+                        .take(16)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default(),
         })
+    }
+}
+
+/// Backends as llama-bench names them in its `backend` column.
+const BACKENDS: &[&str] = &[
+    "CPU", "CUDA", "Metal", "Vulkan", "OpenCL", "SYCL", "HTP", "BLAS", "RPC", "CANN", "MUSA",
+    "HIP", "ROCm", "Kompute", "WebGPU", "ZDNN", "BLIS",
+];
+
+fn is_backend(cell: &str) -> bool {
+    !cell.is_empty()
+        && cell
+            .split(',')
+            .all(|b| BACKENDS.iter().any(|k| k.eq_ignore_ascii_case(b.trim())))
+}
+
+/// The columns of a row without its header, told by their content in llama-bench's order.
+fn headerless_columns(cells: &[&str], pipe: bool) -> Columns {
+    let test = cells.len().saturating_sub(2);
+    let before = &cells[..test];
+    let first = |f: &dyn Fn(&str) -> bool| before.iter().position(|c| f(c.trim()));
+    let backend = first(&is_backend);
+    let threads = backend.and_then(|b| {
+        let cpu_only = before[b].trim().eq_ignore_ascii_case("CPU");
+        // A GPU backend prints its layer count (ngl) first.
+        let at = if cpu_only { b + 1 } else { b + 2 };
+        let v: u32 = before.get(at)?.trim().parse().ok()?;
+        (at < test && (1..=256).contains(&v)).then_some(at)
+    });
+    let devices = backend.and_then(|b| {
+        let names: Vec<&str> = before[b].split(',').map(str::trim).collect();
+        first(&|c: &str| {
+            !c.is_empty()
+                && c.split(',').all(|d| {
+                    let d = d.trim();
+                    names.iter().any(|n| {
+                        d.len() > n.len()
+                            && d[..n.len()].eq_ignore_ascii_case(n)
+                            && d[n.len()..].chars().all(|ch| ch.is_ascii_digit())
+                    })
+                })
+        })
+    });
+    Columns {
+        model: (cells.len() >= 3
+            && cells
+                .first()
+                .and_then(|m| quant_of_model_column(m))
+                .is_some())
+        .then_some(0),
+        size: first(&|c: &str| {
+            let unit = c.trim_start_matches(|ch: char| ch.is_ascii_digit() || ch == '.');
+            size_bytes(c).is_some()
+                && ["KiB", "MiB", "GiB", "KB", "MB", "GB"].contains(&unit.trim())
+        }),
+        params: first(&|c: &str| param_count(c).is_some()),
+        backend,
+        threads,
+        devices,
+        test,
+        speed: cells.len() - 1,
+        pipe,
     }
 }
 
 /// The quant inside a bench model column: `llama 7B Q4_K - Medium` -> `Q4_K - Medium`,
 /// `qwen2 1B Q4_0` -> `Q4_0`, `llama ?B Q4_0_4_8` -> `Q4_0_4_8`.
 pub fn quant_of_model_column(model: &str) -> Option<String> {
+    // The size word as llama.cpp's model type prints it: `7B`, `?B`, `8x7B`, `E2B` (Gemma's
+    // effective size), `30B.A3B` (MoE active size), `494M`.
+    static SIZE: OnceLock<Regex> = OnceLock::new();
+    let size = SIZE.get_or_init(|| {
+        Regex::new(r"^(?:\?|(?:\d+x)?[A-Z]?\d+(?:\.\d+)?)[BMK](?:\.A\d+(?:\.\d+)?B)?$")
+            .expect("size word")
+    });
     let words: Vec<&str> = model.split_whitespace().collect();
-    let size_at = words.iter().position(|w| {
-        let w = w.trim_end_matches(['B', 'M']);
-        w == "?"
-            || (!w.is_empty()
-                && w.chars()
-                    .all(|c| c.is_ascii_digit() || c == '.' || c == 'x'))
-    })?;
+    let size_at = words.iter().position(|w| size.is_match(w))?;
     let rest = words.get(size_at + 1..)?.join(" ");
     (!rest.is_empty()).then_some(rest)
 }
@@ -220,6 +290,15 @@ mod tests {
             quant_of_model_column("llama ?B Q4_0_4_8").as_deref(),
             Some("Q4_0_4_8")
         );
+        assert_eq!(
+            quant_of_model_column("gemma4 E2B Q4_0").as_deref(),
+            Some("Q4_0")
+        );
+        assert_eq!(
+            quant_of_model_column("qwen3moe 30B.A3B Q4_K - Medium").as_deref(),
+            Some("Q4_K - Medium")
+        );
+        assert_eq!(quant_of_model_column("gemma4 model"), None);
     }
 
     #[test]
@@ -230,8 +309,31 @@ mod tests {
             .expect("row");
         assert_eq!(r.test, "pp512");
         assert_eq!(r.tok_s, 95.2);
-        assert_eq!(r.threads, None, "no header: threads column unknown");
+        assert_eq!(r.threads, Some(4), "the column after a CPU backend");
+        assert_eq!(r.backend.as_deref(), Some("CPU"));
+        assert_eq!(r.params, Some(1.24e9));
         assert!(t.line("| model | note |").is_none());
         assert!(t.line("just text").is_none());
+    }
+
+    #[test]
+    fn headerless_gpu_row_reads_threads_after_the_layer_count_and_the_device() {
+        let mut t = BenchTable::default();
+        assert!(t
+            .line("| --- | ---: | ---: | --- | --: | ---: | --- | ---: |")
+            .is_none());
+        let r = t
+            .line("| gemma4 E2B Q4_0 | 2.82 GiB | 4.65 B | HTP | 99 | 6 | 1000 | 1 | HTP0 | tg128 | 26.11 ± 1.26 |")
+            .expect("row");
+        assert_eq!(r.backend.as_deref(), Some("HTP"));
+        assert_eq!(r.threads, Some(6));
+        assert_eq!(r.devices, vec!["HTP0".to_string()]);
+        assert_eq!(r.model_bytes, Some(3_027_951_944));
+        assert_eq!(r.params, Some(4.65e9));
+        // Without a backend cell nothing but the test and speed is trusted.
+        let r = t
+            .line("| some model | 512 | 4 | pp512 | 10.0 |")
+            .expect("row");
+        assert_eq!((r.threads, r.backend), (None, None));
     }
 }

@@ -23,6 +23,8 @@ struct Re {
     threads: Regex,
     qnn: Regex,
     pte: Regex,
+    demo_backend: Regex,
+    demo_load: Regex,
 }
 
 /// Literals at least one of which every line this parser reads contains (its first, cheap
@@ -36,6 +38,8 @@ pub const KEYWORDS: &[&str] = &[
     "Qnn",
     "qnn",
     ".pte",
+    "Backend:",
+    "loaded time",
 ];
 
 fn re() -> &'static Re {
@@ -51,6 +55,9 @@ fn re() -> &'static Re {
             threads: r(r"Resetting threadpool with num threads = (\d+)"),
             qnn: r(r"\[Qnn ExecuTorch\]|QnnBackend|qnn_executorch_backend"),
             pte: r(r"([\w.-]+\.pte)\b"),
+            // The Android demo app's `Load complete.` message, one field per continuation line.
+            demo_backend: r(r"^\s*Backend:\s*(\w+)\s*$"),
+            demo_load: r(r"Model loaded time:\s*([\d.]+)\s*ms"),
         }
     })
 }
@@ -88,6 +95,7 @@ impl FrameworkParser for Executorch {
         }
         if let Some(c) = cap(&r.tokens, msg) {
             self.prompt_tokens = c[1].parse().ok();
+            runs.claim(at);
             return;
         }
         if let Some(c) = cap(&r.load, msg) {
@@ -118,6 +126,20 @@ impl FrameworkParser for Executorch {
         }
         if let Some(c) = cap(&r.threads, msg) {
             runs.run(FW, at).n_threads = c[1].parse().ok();
+            return;
+        }
+        if let Some(c) = cap(&r.demo_backend, msg) {
+            if let Some(run) = runs.open(FW) {
+                run.backend = Some(c[1].to_string());
+                run.line_end = Some(at);
+            }
+            return;
+        }
+        if let Some(c) = cap(&r.demo_load, msg) {
+            if let Some(run) = runs.open(FW) {
+                run.load_ms = num(&c[1]);
+                run.line_end = Some(at);
+            }
             return;
         }
         if r.qnn.is_match(msg) {

@@ -94,7 +94,12 @@ impl FrameworkParser for Genie {
 
     fn doc(&mut self, doc: &Doc, runs: &mut RunCollector) {
         let v = &doc.value;
-        if v.get("artifact_type").and_then(Value::as_str) != Some("GENIE_PROFILE") {
+        // genie-t2t-run writes the artifact type inside `header`; some builds repeat it at the top.
+        fn artifact(v: &Value) -> Option<&str> {
+            v.get("artifact_type").and_then(Value::as_str)
+        }
+        let kind = artifact(v).or_else(|| v.get("header").and_then(artifact));
+        if kind != Some("GENIE_PROFILE") {
             return;
         }
         let at = doc.line_end;

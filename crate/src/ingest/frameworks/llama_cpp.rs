@@ -28,9 +28,11 @@ const FW: Framework = Framework::LlamaCpp;
 struct Re {
     gate: Regex,
     build: Regex,
+    build_info: Regex,
     loaded: Regex,
     loading: Regex,
     general_name: Regex,
+    meta_name: Regex,
     file_type_kv: Regex,
     tensor_type: Regex,
     ftype: Regex,
@@ -87,10 +89,13 @@ fn re() -> &'static Re {
         let r = |p: &str| Regex::new(p).expect("llama.cpp pattern compiles");
         Re {
             gate: super::literal_gate(KEYWORDS),
-            build: r(r"^(?:main: )?build\s*[:=]\s*(\w+) \((\w+)\)(?: with (.+?) for (\S+))?"),
+            // The commit may come as a markdown link when pasted from GitHub: `[3246fe8](https://…)`.
+            build: r(r"^(?:main: )?build\s*[:=]\s*\[?(\w+)\]?(?:\(\S*\))? \((\w+)\)(?: with (.+?) for (\S+))?"),
+            build_info: r(r"build info:\s*tag:\s*(\w+),\s*commit:\s*(\w+)"),
             loaded: r(r"llama_model_loader: loaded meta data with \d+ key-value pairs and \d+ tensors from (.+?)(?: \(version .*\))?\s*$"),
             loading: r(r"(?:^llama\.cpp|^llama_model_load|^main|^llama_load_model_from_file|^llama_model_load_from_file_impl): loading model from '?([^' ]+)'?"),
             general_name: r(r"general\.name\s+str\s+=\s+(.+?)\s*$"),
+            meta_name: r(r"^(?:print_info|llm_load_print_meta):\s+general\.name\s+=\s+(.+?)\s*$"),
             file_type_kv: r(r"general\.file_type\s+u32\s+=\s+(\d+)"),
             tensor_type: r(r"llama_model_loader: - type\s+(\w+):\s+(\d+) tensors"),
             ftype: r(r"^(?:print_info|llm_load_print_meta|llama_model_load_internal|llama_model_loader):\s+(?:file type|model ftype|ftype)\s+=\s+(.+?)\s*$"),
@@ -98,7 +103,9 @@ fn re() -> &'static Re {
             size: r(r"^(?:print_info|llm_load_print_meta):\s+(?:file size|model size)\s+=\s+([\d.]+) (GiB|MiB|KiB|GB|MB|B)\b(?: \(([\d.]+) BPW\))?"),
             size_2023: r(r"^llama_model_load:\s+model size\s+=\s+([\d.]+) MB"),
             params: r(r"^(?:print_info|llm_load_print_meta):\s+model params\s+=\s+([\d.]+) ([KMBT])"),
-            buffer: r(r"(?:^|:)\s*(\S+)\s+(?:(model|KV|compute|output|compute pinned)\s+)?buffer size\s*=\s*([\d.]+) MiB"),
+            // The buffer's name may have spaces (`Adreno (TM) 750 KV buffer size`), never a colon
+            // outside brackets (`RPC[10.0.0.2:50052]`): that colon ends the function prefix.
+            buffer: r(r"(?:^|:)\s*((?:\[[^\]]*\]|[^\s:\[])+(?: (?:\[[^\]]*\]|[^\s:\[])+)*?)\s+(?:(model|KV|compute|output|compute pinned)\s+)?buffer size\s*=\s*([\d.]+) MiB"),
             kv_self: r(r"^llama_new_context_with_model:\s+kv self size\s+=\s+([\d.]+) MB"),
             compute_total: r(r"^llama_new_context_with_model:\s+compute buffer total size\s+=\s+([\d.]+) MB"),
             mem_required: r(r"^(?:llm_load_tensors|llama_model_load_internal):\s+mem required\s+=\s+([\d.]+) MB"),
@@ -108,8 +115,10 @@ fn re() -> &'static Re {
             timing: r(r#"(?:^|[:|"]\s*)(prompt eval time|generation eval time|eval time)\s*=\s*([\d.]+)\s*ms\s*/\s*(\d+)\s*(?:tokens|runs)\s*\(\s*([\d.]+)\s*ms per token(?:,\s*([\w.+-]+)\s*tokens per second)?"#),
             load_time: r(r"^(?:llama_perf_context_print|llama_print_timings|main):\s+load time\s*=\s*([\d.]+)\s*ms"),
             predict: r(r"^main:\s+predict time\s*=\s*([\d.]+)\s*ms\s*/\s*([\d.]+)\s*ms per token"),
-            vulkan: r(r"^(?:ggml_vulkan: (\d+) = |Vulkan(\d+): )(.+?) \((.+?)\) \|"),
-            opencl: r(r"^ggml_opencl: (?:selecting )?device: '([^'(]+?)\s*(?:\(|')"),
+            // The driver is the last parenthesis before the first `|`: the name may hold its own
+            // (`Turnip Adreno (TM) 619 (turnip Mesa driver) | uma: 1`).
+            vulkan: r(r"^(?:ggml_vulkan: (\d+) = |Vulkan(\d+): )([^|]+) \(([^()|]*)\) \|"),
+            opencl: r(r"^ggml_opencl: (?:selecting )?device: '([^']+?)(?: \(OpenCL[^']*\))?'"),
             cuda: r(r"^\s*Device (\d+): (.+?), compute capability"),
             metal: r(r"^ggml_metal_(?:init|device_init): (?:found device|GPU name):\s+(.+?)\s*$"),
             using_device: r(r"using device (\S+) \((.+)\) - \d+ MiB free"),
@@ -223,6 +232,11 @@ impl LlamaCpp {
         run.params = run.params.or(row.params);
         if row.backend.is_some() {
             run.backend = row.backend.clone();
+        }
+        for d in &row.devices {
+            if !run.devices.contains(d) && run.devices.len() < 16 {
+                run.devices.push(d.clone());
+            }
         }
         push_bench(run, row.test, row.tok_s, row.stddev, row.threads);
     }
@@ -467,6 +481,20 @@ impl FrameworkParser for LlamaCpp {
             }
             return;
         }
+        if let Some(c) = cap_if(msg.contains("build info"), &r.build_info, msg) {
+            // The Android JNI example's banner: `build info:tag:3503,commit:0fbbd884,…`.
+            runs.boundary(FW, at, |r| {
+                r.build.is_some() || r.model.is_some() || r.decode.is_some()
+            });
+            runs.run(FW, at).build = Some(format!("{} ({})", &c[1], &c[2]));
+            return;
+        }
+        if let Some(c) = cap_if(msg.contains("general.name"), &r.meta_name, msg) {
+            runs.run(FW, at)
+                .model
+                .get_or_insert_with(|| c[1].to_string());
+            return;
+        }
         if let Some(c) = cap_if(msg.contains("loaded meta data"), &r.loaded, msg) {
             runs.boundary(FW, at, |r| {
                 r.model.is_some() || !r.tensor_types.is_empty() || r.decode.is_some()
@@ -655,8 +683,12 @@ fn backend_of_buffer(name: &str) -> &str {
     name
 }
 
-/// Decides the backend from the model buffers: the family holding most of the weights.
+/// Decides the backend from the model buffers (the family holding most of the weights), and
+/// the quant from the model file name (`llama-2-7b-chat.Q3_K_S.gguf`) when no line gave it.
 pub fn finalize(run: &mut Run) {
+    if run.quant.is_none() {
+        run.quant = run.model.as_deref().and_then(super::runs::quant_from_name);
+    }
     if run.backend.is_some() {
         return;
     }
@@ -682,7 +714,7 @@ mod tests {
     use super::*;
 
     fn parse(text: &str) -> Vec<Run> {
-        let mut f = super::super::Frameworks::new("t");
+        let mut f = super::super::Frameworks::new("t", None);
         for (i, l) in text.lines().enumerate() {
             f.line(
                 crate::ingest::wrapper::unwrap(l).message,

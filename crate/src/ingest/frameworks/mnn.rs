@@ -44,6 +44,7 @@ pub const KEYWORDS: &[&str] = &[
     "load model from",
     "Load model",
     "cost time",
+    "Prepare for",
 ];
 
 fn re() -> &'static Re {
@@ -58,7 +59,7 @@ fn re() -> &'static Re {
             kv: r(r"^\s*(prompt tokens num|decode tokens num|output tokens num|prefill time|decode time|prefill speed|decode speed|total speed)\s*=\s*([\d.]+|inf|nan)\s*(s|tok/s)?"),
             config: r(r#""(backend_type|thread_num|precision|llm_model|llm_weight)"\s*:\s*"?([\w./-]+)"?"#),
             model: r(r"^(?:model path is|config path is|load model from|Load model:?)\s+(\S+)"),
-            autotime: r(r"^(\w*[Ll]oad\w*), \d+, cost time: ([\d.]+) ms"),
+            autotime: r(r"^(\w+), \d+, cost time: ([\d.]+) ms"),
         }
     })
 }
@@ -70,6 +71,9 @@ pub struct Mnn {
     decode_tokens: Option<u64>,
     prefill_s: Option<f64>,
     decode_s: Option<f64>,
+    /// llm_demo's warm-up (`Prepare for tuning opt Begin`) was seen: later AUTOTIME lines of
+    /// `main` time it, not the load.
+    prepared: bool,
 }
 
 impl FrameworkParser for Mnn {
@@ -79,6 +83,7 @@ impl FrameworkParser for Mnn {
             return;
         }
         if let Some(c) = cap(&r.kv, msg) {
+            runs.claim(at);
             let v = num(&c[2]);
             match &c[1] {
                 "prompt tokens num" => self.prompt_tokens = v.map(|v| v as u64),
@@ -167,10 +172,25 @@ impl FrameworkParser for Mnn {
             run.quant = quant_from_name(path);
             return;
         }
+        if msg.starts_with("Prepare for") {
+            self.prepared = true;
+            return;
+        }
         if let Some(c) = cap(&r.autotime, msg) {
+            // llm_demo's `main` times `llm->load()` first, then the tuning warm-up; functions
+            // named for the load (`loadModel`) time only that.
+            let named_load = c[1].contains("oad");
+            let prepared = self.prepared;
             if let Some(run) = runs.open(FW) {
-                run.load_ms = num(&c[2]);
-                run.line_end = Some(at);
+                let first_main = &c[1] == "main"
+                    && !prepared
+                    && run.load_ms.is_none()
+                    && run.prefill.is_none()
+                    && run.decode.is_none();
+                if named_load || first_main {
+                    run.load_ms = num(&c[2]);
+                    run.line_end = Some(at);
+                }
             }
             return;
         }

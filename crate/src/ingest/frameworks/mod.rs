@@ -9,6 +9,7 @@
 
 pub mod bench_table;
 pub mod executorch;
+pub mod generic_timings;
 pub mod genie;
 pub mod json_block;
 pub mod llama_cpp;
@@ -34,39 +35,44 @@ use std::borrow::Cow;
 pub const PARSERS: &[Spec] = &[
     Spec {
         keywords: &[llama_cpp::KEYWORDS, TABLE_ROWS, &["build_commit,"]],
-        make: || Box::new(llama_cpp::LlamaCpp::default()),
+        make: |_| Box::new(llama_cpp::LlamaCpp::default()),
     },
     Spec {
         keywords: &[mnn::KEYWORDS, TABLE_ROWS],
-        make: || Box::new(mnn::Mnn::default()),
+        make: |_| Box::new(mnn::Mnn::default()),
     },
     Spec {
         keywords: &[mlc_llm::KEYWORDS],
-        make: || Box::new(mlc_llm::MlcLlm::default()),
+        make: |_| Box::new(mlc_llm::MlcLlm::default()),
     },
     Spec {
         keywords: &[onnxruntime::KEYWORDS],
-        make: || Box::new(onnxruntime::OnnxRuntime::default()),
+        make: |_| Box::new(onnxruntime::OnnxRuntime::default()),
     },
     Spec {
         keywords: &[tflite::KEYWORDS],
-        make: || Box::new(tflite::Tflite::default()),
+        make: |_| Box::new(tflite::Tflite::default()),
     },
     Spec {
         keywords: &[mediapipe::KEYWORDS],
-        make: || Box::new(mediapipe::Mediapipe),
+        make: |_| Box::new(mediapipe::Mediapipe),
     },
     Spec {
         keywords: &[executorch::KEYWORDS, &["PyTorchObserver"]],
-        make: || Box::new(executorch::Executorch::default()),
+        make: |_| Box::new(executorch::Executorch::default()),
     },
     Spec {
         keywords: &[genie::KEYWORDS],
-        make: || Box::new(genie::Genie),
+        make: |_| Box::new(genie::Genie),
     },
     Spec {
         keywords: &[ncnn::KEYWORDS],
-        make: || Box::new(ncnn::Ncnn),
+        make: |_| Box::new(ncnn::Ncnn),
+    },
+    // Last: it reads only the lines that none of the above took.
+    Spec {
+        keywords: &[generic_timings::KEYWORDS],
+        make: |fw| Box::new(generic_timings::GenericTimings::new(fw)),
     },
 ];
 
@@ -75,7 +81,8 @@ const TABLE_ROWS: &[&str] = &["|", "\t"];
 /// One parser: its literals and its constructor.
 pub struct Spec {
     pub keywords: &'static [&'static [&'static str]],
-    pub make: fn() -> Box<dyn FrameworkParser>,
+    /// Built with the framework the sniffer found (the generic timings reader's runs take it).
+    pub make: fn(Option<Framework>) -> Box<dyn FrameworkParser>,
 }
 
 /// Which parsers may read a line: bit `i` stands for `PARSERS[i]`.
@@ -104,9 +111,9 @@ pub struct Frameworks {
 }
 
 impl Frameworks {
-    pub fn new(input: &str) -> Self {
+    pub fn new(input: &str, sniffed: Option<Framework>) -> Self {
         Frameworks {
-            parsers: PARSERS.iter().map(|p| (p.make)()).collect(),
+            parsers: PARSERS.iter().map(|p| (p.make)(sniffed)).collect(),
             json: JsonBlock::default(),
             runs: RunCollector::new(input),
         }
@@ -135,12 +142,18 @@ impl Frameworks {
         } else {
             Cow::Borrowed(message)
         };
+        // Inside an embedded JSON document the generic timings reader waits for the whole
+        // document ([`FrameworkParser::doc`]): a parser reads it only when it closes.
+        let was_in_json = self.json.active();
+        let doc = self.json.line(&msg, at);
+        let in_json = was_in_json || self.json.active() || doc.is_some();
+        let generic = PARSERS.len() - 1;
         for (i, p) in self.parsers.iter_mut().enumerate() {
-            if mask & (1 << i) != 0 {
+            if mask & (1 << i) != 0 && !(in_json && i == generic) {
                 p.line(&msg, at, &mut self.runs);
             }
         }
-        if let Some(doc) = self.json.line(&msg, at) {
+        if let Some(doc) = doc {
             for p in &mut self.parsers {
                 p.doc(&doc, &mut self.runs);
             }

@@ -16,6 +16,9 @@ struct Re {
     gate: Regex,
     placed: Regex,
     genai: Regex,
+    prompt_len: Regex,
+    heading: Regex,
+    ep_flag: Regex,
     model: Regex,
 }
 
@@ -28,6 +31,11 @@ pub const KEYWORDS: &[&str] = &[
     "benchmark",
     "genai",
     "Model path",
+    "Prompt Length",
+    "INT4",
+    "INT8",
+    "FP16",
+    "FP32",
 ];
 
 fn re() -> &'static Re {
@@ -39,6 +47,10 @@ fn re() -> &'static Re {
             placed: r(r"Node\(s\) placed on \[(\w+?)(?:ExecutionProvider)?\]\.\s*Number of nodes:\s*(\d+)"),
             genai: r(r"(Prompt Processing|Token Generation) (Throughput|Latency)(?: \(per token\))?(?: \(\w+\))?\s*[:|]\s*([\d.]+)"),
             model: r(r"(?:-i|-m|--model_path|--input_folder|Model path:?)\s+(\S+)"),
+            prompt_len: r(r"(?i)^\|?\s*(?:Average\s+)?Prompt Length\s*(?:\(\w+\)\s*)?[:|]\s*(\d+)"),
+            // A heading the user wrote over the table: `INT4 CUDA`, `FP16 DML`.
+            heading: r(r"(?i)^#*\s*(INT4|INT8|FP16|FP32|BF16)[\s/,-]+(CPU|CUDA|DML|DirectML|QNN|NPU|GPU|WebGPU|ROCm|TensorRT)\s*:?\s*$"),
+            ep_flag: r(r"(?:^|\s)(?:-e|--execution_provider)\s+(cpu|cuda|dml|qnn|webgpu|rocm|NvTensorRtRtx)\b"),
         }
     })
 }
@@ -50,6 +62,9 @@ pub struct OnnxRuntime {
     placed: Vec<(String, u64)>,
     prompt_latency_ms: Option<f64>,
     gen_latency_ms: Option<f64>,
+    prompt_tokens: Option<u64>,
+    /// Quant and EP named over the figures (a heading, `-e cuda`), for the run they open.
+    note: (Option<String>, Option<String>),
 }
 
 impl FrameworkParser for OnnxRuntime {
@@ -77,6 +92,7 @@ impl FrameworkParser for OnnxRuntime {
             return;
         }
         if let Some(c) = cap(&r.genai, msg) {
+            runs.claim(at);
             let Some(v) = num(&c[3]) else { return };
             match (&c[1], &c[2]) {
                 ("Prompt Processing", "Latency") => self.prompt_latency_ms = Some(v),
@@ -86,8 +102,17 @@ impl FrameworkParser for OnnxRuntime {
                         FW,
                         at,
                         PhaseKind::Prefill,
-                        phase(None, None, self.prompt_latency_ms, Some(v)),
+                        phase(self.prompt_tokens, None, self.prompt_latency_ms, Some(v)),
                     );
+                    if let Some(run) = runs.open(FW) {
+                        let (q, b) = &self.note;
+                        if run.quant.is_none() {
+                            run.quant = q.clone();
+                        }
+                        if run.backend.is_none() {
+                            run.backend = b.clone();
+                        }
+                    }
                 }
                 _ => {
                     runs.phase(
@@ -99,6 +124,23 @@ impl FrameworkParser for OnnxRuntime {
                 }
             }
             return;
+        }
+        if let Some(c) = cap(&r.prompt_len, msg) {
+            self.prompt_tokens = c[1].parse().ok();
+            runs.claim(at);
+            return;
+        }
+        if let Some(c) = cap(&r.heading, msg) {
+            self.note = (
+                Some(c[1].to_ascii_uppercase()),
+                Some(c[2].to_ascii_uppercase()),
+            );
+            return;
+        }
+        if msg.contains("benchmark") {
+            if let Some(c) = cap(&r.ep_flag, msg) {
+                self.note.1 = Some(c[1].to_ascii_uppercase());
+            }
         }
         if msg.contains("benchmark") || msg.contains("genai") || msg.starts_with("Model path") {
             if let Some(c) = cap(&r.model, msg) {

@@ -24,6 +24,8 @@ pub struct RunCollector {
     /// Line of the last fact, so a run's `line_end` is the last line that said something.
     pub done: Vec<Run>,
     pub dropped: u64,
+    /// The last line that gave a run a fact: the generic timings reader leaves it alone.
+    pub last_line: Option<u64>,
 }
 
 impl RunCollector {
@@ -33,6 +35,7 @@ impl RunCollector {
             current: None,
             done: Vec::new(),
             dropped: 0,
+            last_line: None,
         }
     }
 
@@ -45,6 +48,7 @@ impl RunCollector {
         {
             self.close();
         }
+        self.last_line = Some(line);
         let input = &self.input;
         let run = self.current.get_or_insert_with(|| Run {
             input: input.clone(),
@@ -55,6 +59,12 @@ impl RunCollector {
         });
         run.line_end = Some(run.line_end.map_or(line, |e| e.max(line)));
         run
+    }
+
+    /// Marks `line` as read by a framework parser that keeps its facts for a later line (a token
+    /// count before its speed), so the generic timings reader does not read it again.
+    pub fn claim(&mut self, line: u64) {
+        self.last_line = Some(line);
     }
 
     /// The open run of `fw`, or `None` when there is none (for facts that never open a run alone).
@@ -232,12 +242,13 @@ pub fn num(s: &str) -> Option<f64> {
 }
 
 /// The quant named inside a model file or id: `q4f16_1`, `Q4_K_M`, `int4`, `w4a16`, `4bit`,
-/// `fp16`. Only explicit tokens count; a bare model name gives nothing.
+/// `fp16`, ExecuTorch's `8da4w` (8-bit dynamic activations, 4-bit weights). Only explicit
+/// tokens count; a bare model name gives nothing.
 pub fn quant_from_name(name: &str) -> Option<String> {
     use std::sync::OnceLock;
     static RE: OnceLock<regex::Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
-        regex::Regex::new(r"(?i)(?:^|[-_./ ])(q\d+f\d+(?:_\d)?|i?q\d_(?:k_[sml]|k|\d(?:_\d_\d)?|[sml])|int[48]|w\d+a\d+|[48]bit|fp16|fp32|bf16|f16|f32)(?:$|[-_./ ])")
+        regex::Regex::new(r"(?i)(?:^|[-_./ ])(q\d+f\d+(?:_\d)?|i?q\d_(?:k_[sml]|k|\d(?:_\d_\d)?|[sml])|int[48]|w\d+a\d+|\d+da\d+w|[48]bit|fp16|fp32|bf16|f16|f32)(?:$|[-_./ ])")
             .expect("quant token")
     });
     re.captures(name).map(|c| c[1].to_string())
@@ -304,6 +315,10 @@ mod tests {
             Some("q4_k_m")
         );
         assert_eq!(quant_from_name("Qwen2.5-1.5B-Instruct-MNN"), None);
+        assert_eq!(
+            quant_from_name("qwen2_5-1_5b-8da4w.pte").as_deref(),
+            Some("8da4w")
+        );
     }
 
     #[test]

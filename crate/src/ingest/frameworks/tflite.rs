@@ -1,6 +1,9 @@
 //! TensorFlow Lite / LiteRT: which delegate was created, `benchmark_model`'s settings and
 //! timings (per-inference latency only: no tokens), and LiteRT-LM's key/value speed blocks
 //! (`prefill_speed: 204.8 tokens/s`, `Decode Speed: 24.85 tokens/sec`, `accelerator: GPU`).
+//! Apps that wrap LiteRT-LM's benchmark print one key/value block per configuration (`model:`,
+//! `accelerator:`, `prefill_tokens:` before the speeds): the keys of a block belong to the speeds
+//! that follow them, and a block that starts after speeds is a new run.
 //! The GPU delegate's unsupported-op lists and "N operations will run on the GPU, and the
 //! remaining M ... on the CPU" go through the fallback table.
 
@@ -24,6 +27,8 @@ struct Re {
     lm_accel: Regex,
     lm_init: Regex,
     lm_model: Regex,
+    lm_model_key: Regex,
+    lm_tokens: Regex,
 }
 
 /// Literals at least one of which every line this parser reads contains (its first, cheap
@@ -48,6 +53,8 @@ pub const KEYWORDS: &[&str] = &[
     "litert",
     "LiteRt",
     "model_path",
+    "model",
+    "_tokens",
 ];
 
 fn re() -> &'static Re {
@@ -65,6 +72,8 @@ fn re() -> &'static Re {
             lm_accel: r(r"(?i)^\s*(?:accelerator|backend)\s*[:=]\s*(CPU|GPU|NPU)\b"),
             lm_init: r(r"(?i)^\s*-?\s*(?:Executor initialization|init_time|model_load_time)\s*[:=]\s*([\d.]+)\s*(ms|s)\b"),
             lm_model: r(r"([\w.-]+\.(?:litertlm|task|tflite))\b"),
+            lm_model_key: r(r"(?i)^\s*-?\s*model(?:[ _]name)?\s*[:=]\s*([\w.-]*[A-Za-z][\w.-]*)\s*$"),
+            lm_tokens: r(r"(?i)^\s*-?\s*(prefill|decode)[ _]tokens\s*[:=]\s*(\d+)\s*$"),
         }
     })
 }
@@ -72,6 +81,31 @@ fn re() -> &'static Re {
 #[derive(Default)]
 pub struct Tflite {
     turn: Option<(PhaseKind, u64, f64)>,
+    block: Block,
+}
+
+/// The keys of one LiteRT-LM key/value block, printed before the speeds they describe.
+#[derive(Default)]
+struct Block {
+    model: Option<String>,
+    backend: Option<String>,
+    prefill_tokens: Option<u64>,
+    decode_tokens: Option<u64>,
+    /// A key was read since the last speed: the next speed starts this block's run.
+    fresh: bool,
+    /// A speed was read since the last key: the next key starts a new block.
+    spoken: bool,
+}
+
+impl Block {
+    /// Called before a key is stored: a key after speeds opens a new block.
+    fn key(&mut self) -> &mut Self {
+        if self.spoken {
+            *self = Block::default();
+        }
+        self.fresh = true;
+        self
+    }
 }
 
 impl FrameworkParser for Tflite {
@@ -154,6 +188,7 @@ impl FrameworkParser for Tflite {
             };
             let secs = num(&c[3]).unwrap_or(0.0) * if &c[4] == "ms" { 0.001 } else { 1.0 };
             self.turn = Some((kind, c[2].parse().unwrap_or(0), secs * 1000.0));
+            runs.claim(at);
             return;
         }
         if let Some(c) = cap(&r.lm_speed, msg) {
@@ -166,11 +201,60 @@ impl FrameworkParser for Tflite {
                 Some((k, t, ms)) if k == kind => (Some(t), Some(ms)),
                 _ => (None, None),
             };
+            let b = &mut self.block;
+            let tokens = tokens.or(match kind {
+                PhaseKind::Prefill => b.prefill_tokens,
+                PhaseKind::Decode => b.decode_tokens,
+            });
+            if b.fresh
+                && runs
+                    .open(FW)
+                    .is_some_and(|r| r.prefill.is_some() || r.decode.is_some())
+            {
+                runs.close();
+            }
             runs.phase(FW, at, kind, phase(tokens, ms, None, num(&c[2])));
+            if let Some(run) = runs.open(FW) {
+                if b.fresh {
+                    if let Some(m) = &b.model {
+                        run.model = Some(m.clone());
+                        run.quant = run.quant.take().or_else(|| quant_from_name(m));
+                    }
+                }
+                if let Some(be) = &b.backend {
+                    run.backend = Some(be.clone());
+                }
+            }
+            b.fresh = false;
+            b.spoken = true;
             return;
         }
         if let Some(c) = cap(&r.lm_accel, msg) {
-            runs.run(FW, at).backend = Some(c[1].to_ascii_uppercase());
+            let backend = c[1].to_ascii_uppercase();
+            // Inside a run whose speeds are read, the accelerator only completes it when no
+            // block is being read (`benchmark_model` style); otherwise it waits for its speeds.
+            if let Some(run) = runs
+                .open(FW)
+                .filter(|r| r.prefill.is_none() && r.decode.is_none())
+            {
+                run.backend = Some(backend.clone());
+            }
+            self.block.key().backend = Some(backend);
+            return;
+        }
+        if let Some(c) = cap(&r.lm_tokens, msg) {
+            let n = c[2].parse().ok();
+            runs.claim(at);
+            let b = self.block.key();
+            if c[1].eq_ignore_ascii_case("prefill") {
+                b.prefill_tokens = n;
+            } else {
+                b.decode_tokens = n;
+            }
+            return;
+        }
+        if let Some(c) = cap(&r.lm_model_key, msg) {
+            self.block.key().model = Some(c[1].to_string());
             return;
         }
         if let Some(c) = cap(&r.lm_init, msg) {
