@@ -285,12 +285,15 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
                     | ProblemCode::TraceLinesSkipped
                     | ProblemCode::TooManyThreads
                     | ProblemCode::TraceDetailCut
-                    | ProblemCode::TraceSeriesCut => "warning",
+                    | ProblemCode::TraceSeriesCut
+                    | ProblemCode::BundleNewer
+                    | ProblemCode::BundleLinesSkipped => "warning",
                     ProblemCode::UnknownLog
                     | ProblemCode::KindNotAnalyzed
                     | ProblemCode::Cancelled
                     | ProblemCode::TelemetryNoTime
-                    | ProblemCode::TelemetryRowsSkipped => "info",
+                    | ProblemCode::TelemetryRowsSkipped
+                    | ProblemCode::RecorderMissed => "info",
                 }
                 .to_string(),
                 code,
