@@ -20,6 +20,7 @@ test: setup lint test-native test-wasm build test-e2e fuzz
 	@echo "make test: all suites passed"
 
 lint:
+	shellcheck -s sh scripts/tokscope-record.sh tests/record/*.sh
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
 	cargo clippy -p tokscope --target wasm32-unknown-unknown --all-targets --locked -- -D warnings

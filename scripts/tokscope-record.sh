@@ -119,7 +119,11 @@ rel_cs() {
 }
 
 if [ -z "$OUT" ]; then
+	# Here, or (adb shell starts in the read-only /) next to the script, or in /data/local/tmp.
 	OUT="tokscope-record-$(date +%Y%m%d-%H%M%S 2>/dev/null || echo run).txt"
+	for dir in . "${0%/*}" /data/local/tmp /tmp; do
+		if [ -d "$dir" ] && [ -w "$dir" ]; then OUT="$dir/$OUT"; break; fi
+	done
 fi
 : >"$OUT" 2>/dev/null || die "cannot write $OUT"
 LOG="$OUT.log.tmp"
