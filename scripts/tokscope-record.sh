@@ -175,6 +175,10 @@ for d in "$CPU_DIR"/cpu[0-9]*; do
 	CPUS="$CPUS ${d##*/cpu}"
 done
 [ -n "$CPUS" ] || miss "$CPU_DIR/cpu*" absent
+CPUFREQ=
+for c in $CPUS; do
+	if [ -d "$CPU_DIR/cpu$c/cpufreq" ]; then CPUFREQ=1; fi
+done
 
 ZONES=
 for d in "$SYS"/class/thermal/thermal_zone[0-9]*; do
@@ -436,6 +440,8 @@ sample() {
 	say "@t $NOW"
 	if [ -n "$CPUS" ]; then
 		row online "$CPU_DIR/cpu" /online $CPUS
+	fi
+	if [ -n "$CPUFREQ" ]; then
 		row cur "$CPU_DIR/cpu" /cpufreq/scaling_cur_freq $CPUS
 		row min "$CPU_DIR/cpu" /cpufreq/scaling_min_freq $CPUS
 		row max "$CPU_DIR/cpu" /cpufreq/scaling_max_freq $CPUS
@@ -450,9 +456,11 @@ sample() {
 		done
 	done
 	if [ -n "$HAVE_STAT" ]; then
-		while read -r sa_name sa_rest; do
+		# Per CPU, the eight counters up to steal (guest time is already in user).
+		while read -r sa_name s1 s2 s3 s4 s5 s6 s7 s8 _; do
 			case $sa_name in
-			cpu*) say "stat $sa_name $sa_rest" ;;
+			cpu) ;;
+			cpu*) say "stat $sa_name $s1 $s2 $s3 $s4 $s5 $s6 $s7 $s8" ;;
 			*) break ;;
 			esac
 		done <"$PROC/stat"
