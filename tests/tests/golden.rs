@@ -18,6 +18,7 @@ const FOLDERS: &[&str] = &[
     "encodings",
     "telemetry",
     "traces",
+    "bundles",
 ];
 
 fn expected_path(sample: &Path) -> std::path::PathBuf {

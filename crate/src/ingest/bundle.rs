@@ -76,6 +76,8 @@ pub struct BundleParser {
     adapter_online: Option<bool>,
     battery_status: Option<bool>,
     stat_prev: HashMap<String, StatCounters>,
+    /// Resident pages of the workload's processes in the sample being read.
+    rss_pages: Option<f64>,
     /// tid -> (uptime, utime + stime ticks) of its previous snapshot.
     tasks: HashMap<u32, (f64, u64)>,
     /// (first bundle line of a log block, uptime it was read at).
@@ -105,6 +107,7 @@ impl BundleParser {
             adapter_online: None,
             battery_status: None,
             stat_prev: HashMap::new(),
+            rss_pages: None,
             tasks: HashMap::new(),
             log_blocks: Vec::new(),
             missed: SkippedLines::default(),
@@ -157,6 +160,16 @@ impl BundleParser {
     /// Closes the sample: the charging state it showed.
     fn end_tick(&mut self) {
         let Some(t) = self.tick.take() else { return };
+        if let Some(pages) = self.rss_pages.take() {
+            // The workload's processes together: helpers come and go, the memory is the sum.
+            let q = Quantity::Other {
+                name: "RSS (workload)".into(),
+                unit: "MiB".into(),
+            };
+            let rel = self.rel(t);
+            self.sink
+                .push(q, "statm", rel, pages * self.page_size / 1048576.0);
+        }
         let plugged = self.adapter_online.take().or(self.battery_status.take());
         self.battery_status = None;
         self.offline.clear();
@@ -203,11 +216,18 @@ impl BundleParser {
         let mut w = text.splitn(4, ' ');
         let (kind, id) = (w.next().unwrap_or(""), w.next().unwrap_or(""));
         if kind == "cols" {
-            let ids = text
+            let ids: Vec<String> = text
                 .split_whitespace()
                 .skip(2)
                 .map(str::to_string)
                 .collect();
+            if id == "cpu" {
+                let n = ids.iter().filter_map(|c| c.parse::<u32>().ok()).max();
+                if let Some(n) = n.filter(|&n| n <= crate::evidence::sched::MAX_CPU) {
+                    let hints = &mut ev.sched.hints;
+                    hints.nr_cpus = Some(hints.nr_cpus.map_or(n + 1, |m| m.max(n + 1)));
+                }
+            }
             self.cols.insert(id.to_string(), ids);
             return true;
         }
@@ -265,15 +285,9 @@ impl BundleParser {
             "stat" => self.stat(rest, t),
             "task" => return self.task(rest, tick, ev),
             "rss" => {
-                let mut w = rest.split_whitespace();
-                if let (Some(pid), Some(Ok(pages))) = (w.next(), w.next().map(str::parse::<f64>)) {
-                    let q = Quantity::Other {
-                        name: format!("RSS pid {pid}"),
-                        unit: "MiB".into(),
-                    };
-                    self.sink
-                        .push(q, "statm", t, pages * self.page_size / 1048576.0);
-                }
+                let pages = rest.split_whitespace().nth(1).map(str::parse::<f64>);
+                let Some(Ok(pages)) = pages else { return false };
+                *self.rss_pages.get_or_insert(0.0) += pages;
             }
             _ => return false,
         }
@@ -291,13 +305,13 @@ impl BundleParser {
                     self.sink.push(q, "scaling_cur_freq", t, v / 1000.0);
                 }
             }
-            "min" | "max" => {
+            // The cap the governors set (the floor stays in the bundle: no rule reads it).
+            "max" => {
                 let q = Quantity::Other {
-                    name: format!("cpu{id} scaling_{kind}_freq"),
+                    name: format!("cpu{id} scaling_max_freq"),
                     unit: "MHz".into(),
                 };
-                self.sink
-                    .push(q, &format!("scaling_{kind}_freq"), t, v / 1000.0);
+                self.sink.push(q, "scaling_max_freq", t, v / 1000.0);
             }
             "temp" => {
                 let sensor = self
