@@ -318,6 +318,7 @@ PAGE_SIZE=$(getconf PAGESIZE 2>/dev/null) || PAGE_SIZE=
 # ---- the workload -------------------------------------------------------------------------------
 
 ROOT_PID=
+OWN_CHILD=
 EXIT_STATUS=
 if [ $# -gt 0 ]; then
 	: >"$LOG"
@@ -333,6 +334,12 @@ elif [ -n "$ATTACH_PID" ]; then
 else
 	note "waiting for $PACKAGE to start; recording into $OUT"
 fi
+
+# Whether the workload still runs. An Android app belongs to another user, so `kill -0` is refused
+# there; its /proc entry tells. The own command is checked with kill -0, as the shell reaps it.
+alive() {
+	if [ -n "$OWN_CHILD" ]; then kill -0 "$1" 2>/dev/null; else [ -d "/proc/$1" ]; fi
+}
 
 # The /proc directory of a process: the fixture's when it has one, else the real one.
 piddir() {
@@ -490,7 +497,7 @@ TICKS=0
 		sample
 		TICKS=$((TICKS + 1))
 		[ -z "$STOP" ] || break
-		if [ -n "$ROOT_PID" ] && ! kill -0 "$ROOT_PID" 2>/dev/null; then break; fi
+		if [ -n "$ROOT_PID" ] && ! alive "$ROOT_PID"; then break; fi
 		if [ -n "$END_CS" ] && [ "$REL" -ge "$END_CS" ]; then break; fi
 		# Drift-free: the next tick is due at a multiple of the interval from the start.
 		while [ "$NEXT" -le "$REL" ]; do NEXT=$((NEXT + INTERVAL_CS)); done
@@ -512,7 +519,7 @@ TICKS=0
 		now
 		drain_log final
 		exec 4<&-
-	elif [ -n "$ROOT_PID" ] && kill -0 "$ROOT_PID" 2>/dev/null; then
+	elif [ -n "$ROOT_PID" ] && alive "$ROOT_PID"; then
 		ENDED_BY="recorder"
 	else
 		ENDED_BY="exit"
