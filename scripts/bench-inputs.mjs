@@ -56,9 +56,10 @@ try {
     const { page, context, errors } = await openPage(browser, server.url);
     const build = await page.evaluate(async (url) => {
       const { pickBuild } = await import('./wasm-build.js');
+      const { compileCore } = await import('./wasm-load.js');
       const b = pickBuild();
       const core = await import(`./${b.dir}/tokscope.js`);
-      await core.default();
+      await core.default({ module_or_path: await compileCore(b) });
       window.benchCore = core;
       window.benchBytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
       return b.name;

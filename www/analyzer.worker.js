@@ -1,7 +1,8 @@
 // The analysis runs here, off the page's thread, so the page stays responsive on big files.
 // Files are read in slices (never as one string) and streamed into the wasm core.
 //
-// Messages in:  {type: 'init', dir} (first: which wasm build, see wasm-build.js),
+// Messages in:  {type: 'init', dir, module} (first: the wasm build's glue and its compiled
+//               WebAssembly.Module, see wasm-build.js and wasm-load.js),
 //               {type: 'analyze', files: [{token, file}], lang}, {type: 'cancel'}, {type: 'report', lang},
 //               {type: 'device', json} (what "Measure this device" measured),
 //               {type: 'settings', topology?, threads?} (the user's CPU topology / thread pick),
@@ -26,10 +27,11 @@ let cancelEpoch = 0;
 let markReady;
 const ready = new Promise((resolve) => { markReady = resolve; });
 
-async function load(dir) {
+async function load(dir, module) {
   try {
     const core = await import(`./${dir}/tokscope.js`);
-    memory = (await core.default()).memory;
+    // The page compiled the core once (wasm-load.js) and sent the module: nothing to download.
+    memory = (await core.default({ module_or_path: module })).memory;
     Analysis = core.Analysis;
     markReady();
     postMessage({ type: 'ready' });
@@ -141,7 +143,7 @@ let queue = Promise.resolve();
 onmessage = ({ data }) => {
   switch (data.type) {
     case 'init':
-      load(data.dir);
+      load(data.dir, data.module);
       break;
     case 'device':
       device = data.json;

@@ -2,6 +2,7 @@
 // into the wasm core), shows progress, and renders the report. Every string from a file is set as
 // text, never as HTML.
 import { pickBuild } from './wasm-build.js';
+import { compileCore } from './wasm-load.js';
 import { setCore } from './core.js';
 import { initProbe } from './probe.js';
 import { setupShare, reportShown, noteInputs, resetShare, showingShared } from './share.js';
@@ -20,7 +21,19 @@ let lang = 'en';
 // The wasm core: the best build this engine validates (see wasm-build.js). The worker analyzes
 // with it; this thread's own instance serves share links, exports and the probe.
 const build = pickBuild();
+// Started before anything else, so the download overlaps the rest of start-up.
+const coreModule = compileCore(build);
+const coreGlue = import(`./${build.dir}/tokscope.js`);
+const catalogueLoaded = fetch('catalogue.json').then((r) => {
+  if (!r.ok) throw new Error(`HTTP ${r.status}`);
+  return r.json();
+});
 let worker = null;
+/**
+ * Files picked, dropped or pasted before the core is ready, in order: they are read as soon as it
+ * is, and the status says so meanwhile (a drop during the load used to be lost).
+ */
+let pending = [];
 let fileCount = 0;
 let nextToken = 1;
 /** token -> progress row element, for files being read. */
@@ -55,10 +68,10 @@ function setStatus(text, isError = false) {
   s.classList.toggle('error', isError);
 }
 
-function startWorker() {
+function startWorker(module) {
   return new Promise((resolve, reject) => {
     const w = new Worker(new URL('analyzer.worker.js', import.meta.url), { type: 'module' });
-    w.postMessage({ type: 'init', dir: build.dir });
+    w.postMessage({ type: 'init', dir: build.dir, module });
     w.onerror = (e) => reject(new Error(e.message || 'worker failed to load'));
     w.onmessage = ({ data }) => {
       if (data.type === 'ready') {
@@ -108,8 +121,19 @@ function showProgress({ token, name, bytes, total, mbps }) {
     t('ui.progress', { name, done: mb(bytes), total: mb(total), rate: mbps.toFixed(1) });
 }
 
+function showWaiting() {
+  const n = pending.reduce((sum, files) => sum + files.length, 0);
+  // Until the catalogue is in, main() says it once it is.
+  if (n && catalogue['ui.status.queued']) setStatus(t('ui.status.queued', { n }));
+}
+
 function analyzeFiles(files) {
-  if (!files.length || !worker) return;
+  if (!files.length) return;
+  if (!worker) {
+    pending.push(files);
+    showWaiting();
+    return;
+  }
   noteInputs(files);
   const batch = files.map((file) => {
     const token = nextToken++;
@@ -228,6 +252,7 @@ function renderFindings(findings) {
 }
 
 function clearAll() {
+  pending = [];
   worker?.postMessage({ type: 'clear' });
   for (const row of inFlight.values()) row.remove();
   inFlight.clear();
@@ -241,14 +266,17 @@ function clearAll() {
   renderComparison($('#compare'), null, t);
   renderTelemetry({ series: [], findings: [], inputs: [] }, t);
   renderSched(null, { t, apply: applyToAnalysis });
-  setStatus(t('ui.status.ready'));
+  setStatus(t(worker ? 'ui.status.ready' : 'ui.status.loading'));
 }
 
 async function loadExample() {
   const response = await fetch(EXAMPLE);
   if (!response.ok) throw new Error(`${EXAMPLE}: HTTP ${response.status}`);
   const blob = await response.blob();
-  clearAll();
+  // The example replaces what is there; before the core is ready that is only the queue (and
+  // the renderers that clearAll resets need the core).
+  if (worker) clearAll();
+  else pending = [];
   analyzeFiles([new File([blob], EXAMPLE.split('/').pop())]);
 }
 
@@ -297,43 +325,64 @@ function wirePaste() {
   });
 }
 
-async function main() {
-  try {
-    const response = await fetch('catalogue.json');
-    catalogue = await response.json();
-  } catch (err) {
-    setStatus(`catalogue.json: ${err}`, true);
-  }
-  applyLanguage(pickLanguage());
-  setStatus(t('ui.status.loading'));
-  let core;
-  try {
-    core = await import(`./${build.dir}/tokscope.js`);
-    [worker] = await Promise.all([startWorker(), core.default()]);
-    setCore(core);
-  } catch (err) {
-    setStatus(t('ui.status.failed', { error: err.message ?? err }), true);
-    return;
-  }
+/** Every way in for files, wired at first paint: before the core is ready they queue. */
+function wireInputs() {
   $('#lang').addEventListener('change', (e) => {
     localStorage.setItem('tokscope.lang', e.target.value);
     applyLanguage(e.target.value);
     document.dispatchEvent(new CustomEvent('tokscope:lang'));
-    render();
+    if (worker) render();
+    else showWaiting();
   });
   $('#file-input').addEventListener('change', (e) => {
     analyzeFiles([...e.target.files]);
     e.target.value = '';
   });
-  $('#cancel').addEventListener('click', () => worker.postMessage({ type: 'cancel' }));
+  $('#cancel').addEventListener('click', () => worker?.postMessage({ type: 'cancel' }));
   $('#example').addEventListener('click', () => loadExample().catch((err) => setStatus(String(err), true)));
   $('#clear').addEventListener('click', clearAll);
   wireDragAndDrop();
   wirePaste();
+  // What came before this module ran: drops and example clicks kept by intake-early.js, and
+  // files already chosen in the file input.
+  const picked = [...$('#file-input').files];
+  $('#file-input').value = '';
+  analyzeFiles(picked);
+  for (const item of window.tokscopeIntake?.take() ?? []) {
+    if (item.example) loadExample().catch((err) => setStatus(String(err), true));
+    else analyzeFiles(item.files);
+  }
+}
+
+async function main() {
+  wireInputs();
+  try {
+    catalogue = await catalogueLoaded;
+  } catch (err) {
+    setStatus(`catalogue.json: ${err.message ?? err}`, true);
+  }
+  applyLanguage(pickLanguage());
+  setStatus(t('ui.status.loading'));
+  showWaiting();
+  let core;
+  try {
+    core = await coreGlue;
+    const module = await coreModule;
+    [worker] = await Promise.all([startWorker(module), core.default({ module_or_path: module })]);
+    setCore(core);
+  } catch (err) {
+    setStatus(t('ui.status.failed', { error: err.message ?? err }), true);
+    return;
+  }
   setStatus(t('ui.status.ready'));
   setupShare({ renderReport, t, setStatus, core });
-  initProbe({ core, build, t, onResult: setDeviceProbe });
+  initProbe({ core, build, module: await coreModule, t, onResult: setDeviceProbe });
+  delete document.body.dataset.loading;
+  $('#intake').removeAttribute('aria-busy');
   document.body.dataset.ready = 'true';
+  const queued = pending;
+  pending = [];
+  for (const files of queued) analyzeFiles(files);
 }
 
 main();

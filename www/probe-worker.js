@@ -61,7 +61,8 @@ self.onmessage = async ({ data }) => {
   try {
     if (data.cmd === 'init') {
       const core = await import(new URL(`./${data.dir}/tokscope.js`, self.location.href).href);
-      await core.default();
+      // The page's compiled module (wasm-load.js): each worker instantiates it, none downloads it.
+      await core.default({ module_or_path: data.module });
       probe = new core.Probe(data.bytes, data.seed);
       self.postMessage({ id: data.id, bytes: probe.bytes(), paths: core.kernel_paths().split(',') });
     } else if (data.cmd === 'run') {

@@ -108,7 +108,7 @@ async function startWorkers(count, totalBytes, perWorker = (i) => totalBytes / (
     running.workers = workers;
     try {
       const infos = await Promise.all(workers.map((w, i) => w.call({
-        cmd: 'init', dir: ctx.build.dir, bytes: Math.floor(perWorker(i) * (total / totalBytes)), seed: i + 1,
+        cmd: 'init', dir: ctx.build.dir, module: ctx.module, bytes: Math.floor(perWorker(i) * (total / totalBytes)), seed: i + 1,
       })));
       return { workers, total, bytes: infos.map((x) => x.bytes), paths: infos[0].paths };
     } catch (err) {

@@ -21,14 +21,17 @@ function validates(bytes) {
 }
 
 /**
- * The build to load: { name: 'relaxed' | 'simd128' | 'scalar', dir }. `?wasm=simd128` (or
+ * The build to load: { name: 'relaxed' | 'simd128' | 'scalar', dir, file }. `?wasm=simd128` (or
  * `scalar`) forces a lesser build, for comparisons; it never picks one the engine cannot run.
  */
 export function pickBuild(search = globalThis.location?.search ?? '') {
-  const simd = validates(SIMD128);
+  // The SIMD builds ship gzipped (see wasm-load.js); an engine that cannot inflate them (Firefox
+  // before 113, for one) takes the scalar build, which ships as plain wasm.
+  const simd = validates(SIMD128) && typeof DecompressionStream === 'function';
   const relaxed = simd && validates(RELAXED);
   const available = ['scalar', ...(simd ? ['simd128'] : []), ...(relaxed ? ['relaxed'] : [])];
   const forced = new URLSearchParams(search).get('wasm');
   const name = available.includes(forced) ? forced : available[available.length - 1];
-  return { name, dir: { relaxed: 'pkg-relaxed', simd128: 'pkg', scalar: 'pkg-scalar' }[name] };
+  const dir = { relaxed: 'pkg-relaxed', simd128: 'pkg', scalar: 'pkg-scalar' }[name];
+  return { name, dir, file: name === 'scalar' ? 'tokscope_bg.wasm' : 'tokscope_bg.wasm.gz' };
 }

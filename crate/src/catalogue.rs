@@ -50,9 +50,38 @@ impl Entry {
 pub fn entries() -> &'static BTreeMap<String, Entry> {
     static C: OnceLock<BTreeMap<String, Entry>> = OnceLock::new();
     C.get_or_init(|| {
-        serde_json::from_str(include_str!("catalogue.json"))
+        parse(include_str!("catalogue.json"))
             .expect("catalogue.json is valid; checked by the catalogue tests")
     })
+}
+
+/// Parses a catalogue, refusing a key defined twice: JSON lets the second silently win, and
+/// then texts written for one rule's parameters show for another's (`{placeholder}` left over).
+fn parse(json: &str) -> Result<BTreeMap<String, Entry>, serde_json::Error> {
+    struct Unique;
+    impl<'de> serde::de::Visitor<'de> for Unique {
+        type Value = BTreeMap<String, Entry>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object of {\"en\", \"zh\"} entries with unique keys")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some((key, entry)) = map.next_entry::<String, Entry>()? {
+                if out.contains_key(&key) {
+                    return Err(serde::de::Error::custom(format!(
+                        "key '{key}' is defined twice"
+                    )));
+                }
+                out.insert(key, entry);
+            }
+            Ok(out)
+        }
+    }
+    use serde::Deserializer;
+    serde_json::Deserializer::from_str(json).deserialize_map(Unique)
 }
 
 /// The text for `key` with `{name}` placeholders filled from `params`. A missing key yields the
@@ -92,6 +121,23 @@ fn fill(template: &str, params: &[(&str, &str)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_catalogue_parses_with_unique_keys() {
+        if let Err(e) = parse(include_str!("catalogue.json")) {
+            panic!("catalogue.json: {e}");
+        }
+    }
+
+    #[test]
+    fn a_key_defined_twice_is_refused() {
+        let twice = r#"{"a": {"en": "x", "zh": "x"}, "b": {"en": "y", "zh": "y"}, "a": {"en": "z", "zh": "z"}}"#;
+        let err = parse(twice)
+            .expect_err("a duplicate key must be refused")
+            .to_string();
+        assert!(err.contains("key 'a' is defined twice"), "{err}");
+        assert!(parse(r#"{"a": {"en": "x", "zh": "x"}}"#).is_ok());
+    }
 
     #[test]
     fn every_entry_has_both_languages() {

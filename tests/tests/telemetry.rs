@@ -37,7 +37,7 @@ const PAIRS: &[(&str, &str, &str)] = &[
     (
         "rotating-cap.tegrastats.txt",
         "uniform-cap.tegrastats.txt",
-        "thermal.rotating-throttle",
+        "thermal.rotating-cap",
     ),
     (
         "oscillating-cap.perfdog.csv",

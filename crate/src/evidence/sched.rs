@@ -89,7 +89,9 @@ pub struct ThreadAgg {
 
 impl ThreadAgg {
     pub fn total_samples(&self) -> u64 {
-        self.samples.iter().sum::<u64>() + self.samples_no_cpu
+        self.samples
+            .iter()
+            .fold(self.samples_no_cpu, |a, &n| a.saturating_add(n))
     }
     pub fn total_run_s(&self) -> f64 {
         self.run_s.iter().sum()
@@ -281,7 +283,9 @@ impl TraceFacts {
 
     /// `n` samples of `tid` on `cpu` from a summary table (no time: no timeline cells).
     pub fn weighted_samples(&mut self, tid: u32, comm: &str, cpu: Option<u32>, n: u64) {
-        self.samples += n;
+        // n comes from the report's own counts (a 70-digit `Samples:` header was seen by the
+        // fuzzer): the totals saturate rather than wrap.
+        self.samples = self.samples.saturating_add(n);
         if tid == 0 {
             return;
         }
@@ -293,9 +297,12 @@ impl TraceFacts {
                 self.note_cpu(c);
                 let th = &mut self.threads[i];
                 grow(&mut th.samples, c as usize);
-                th.samples[c as usize] += n;
+                th.samples[c as usize] = th.samples[c as usize].saturating_add(n);
             }
-            _ => self.threads[i].samples_no_cpu += n,
+            _ => {
+                let th = &mut self.threads[i];
+                th.samples_no_cpu = th.samples_no_cpu.saturating_add(n);
+            }
         }
     }
 

@@ -282,7 +282,10 @@ fn event_desc_fits(file: &Bytes<'_>, start: usize, end: usize) -> bool {
     }
     let mut at = start + 8;
     for _ in 0..nr {
-        at = at.saturating_add(attr_size as usize);
+        let Some(size) = file.u32_at(at.saturating_add(4), end) else {
+            return false;
+        };
+        at = at.saturating_add(attr_consumed(size, attr_size) as usize);
         let Some(nr_ids) = file.u32_at(at, end) else {
             return false;
         };
@@ -298,6 +301,31 @@ fn event_desc_fits(file: &Bytes<'_>, start: usize, end: usize) -> bool {
         }
     }
     true
+}
+
+/// How many bytes the crate's attribute parser moves over for an attr that says it is `size`
+/// bytes, in a table of `attr_size`-byte slots. It reads whole fields of the perf_event_attr
+/// version that `size` reaches (64, 72, 80, 96, 104, 112, 120, 128 bytes, or all of a larger
+/// one), then skips `attr_size - size`: so a size between two versions moves it short of the
+/// slot's end. A guard that assumed `attr_size` read the next count at the wrong place (the
+/// `perf_data` fuzz target found a 1 GiB name length there). Sizes the parser refuses (below 64
+/// or above `attr_size`) return `attr_size`: parsing stops at that attr anyway.
+fn attr_consumed(size: u32, attr_size: u32) -> u32 {
+    const VERSIONS: [u32; 8] = [64, 72, 80, 96, 104, 112, 120, 128];
+    if size < VERSIONS[0] || size > attr_size {
+        return attr_size;
+    }
+    let read = if size > 128 {
+        size
+    } else {
+        VERSIONS
+            .iter()
+            .copied()
+            .filter(|&v| v <= size)
+            .max()
+            .unwrap_or(64)
+    };
+    read + (attr_size - size)
 }
 
 /// Reads integers of the file's byte order, `None` past the end.
@@ -559,6 +587,32 @@ fn read(input: InputId, bytes: &[u8], ev: &mut Evidence) -> Result<(), linux_per
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn attr_consumed_follows_the_parser_between_versions() {
+        // On a version boundary the attr fills its slot.
+        assert_eq!(attr_consumed(128, 128), 128);
+        assert_eq!(attr_consumed(136, 136), 136);
+        assert_eq!(attr_consumed(64, 136), 136);
+        // 100 bytes reach version 3 (96): 96 read, then 136 - 100 skipped.
+        assert_eq!(attr_consumed(100, 136), 132);
+        // Refused sizes: the parser stops there.
+        assert_eq!(attr_consumed(8, 136), 136);
+        assert_eq!(attr_consumed(200, 136), 136);
+    }
+
+    #[test]
+    fn an_attr_size_between_versions_is_checked_where_the_parser_reads() {
+        // The perf_data fuzz target's find: an EVENT_DESC attr whose size lies between two
+        // perf_event_attr versions, so the name length the crate reads is not the one at the
+        // slot's end, and it asked for 1 GiB.
+        let bytes = include_bytes!(
+            "../../../samples/fuzz/perf_data-event-desc-attr-size-between-versions.bin"
+        );
+        assert!(!structure_fits(&bytes[1..]));
+        // The real sample still passes.
+        assert!(structure_fits(SAMPLE));
+    }
 
     const SAMPLE: &[u8] =
         include_bytes!("../../../samples/traces/python-4-threads-on-2-cpus.perf.data");

@@ -1,10 +1,10 @@
-//! `thermal.rotating-throttle` and `thermal.oscillating-cap`, from per-CPU clocks.
+//! `thermal.rotating-cap` and `thermal.oscillating-cap`, from per-CPU clock samples.
 //!
 //! Rotating: in a cluster of two or more CPUs, a busy cell's capped set is the CPUs below
 //! [`CAP_RATIO`] of the cluster peak. When some but not all CPUs are capped in at least a fifth
 //! of the busy cells, the set changes at least three times, and its size stays (spread ≤ 1
-//! CPU), the cores take turns. The traces rule finds the same from `cpu_frequency` events and
-//! uses the same id and texts.
+//! CPU), the cores take turns. The traces rule finds the same pattern from `cpu_frequency`
+//! events by another method, with other figures, under its own id (`thermal.rotating-throttle`).
 //!
 //! Oscillating: a domain's busy-cell clock has an autocorrelation peak (r ≥ 0.5) at a lag of at
 //! least two cells, with at least three full swings between levels ≥ 10 % of peak apart.
@@ -15,7 +15,7 @@ use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
 use crate::sniff::InputKind;
 
-pub const IDS: &[&str] = &["thermal.rotating-throttle", "thermal.oscillating-cap"];
+pub const IDS: &[&str] = &["thermal.rotating-cap", "thermal.oscillating-cap"];
 
 pub fn rule(ev: &Evidence) -> Vec<Finding> {
     let Some(ctx) = Ctx::new(ev) else {
@@ -72,7 +72,7 @@ fn rotating(ctx: &Ctx, d: &super::Domain) -> Option<Finding> {
     let (a, b) = (sets.first()?.0, sets.last()?.0);
     let (t0, t1) = (ctx.grid.t(a), ctx.grid.t(b) + ctx.grid.dt);
     Some(Finding {
-        id: "thermal.rotating-throttle",
+        id: "thermal.rotating-cap",
         severity: Severity::Warning,
         params: vec![
             ("domain", d.name.clone()),

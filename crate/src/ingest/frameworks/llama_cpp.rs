@@ -483,7 +483,8 @@ impl FrameworkParser for LlamaCpp {
             if let Some(c) = cap(&r.tensor_type, msg) {
                 let run = runs.run(FW, at);
                 if let Ok(n) = c[2].parse::<u64>() {
-                    *run.tensor_types.entry(c[1].to_string()).or_insert(0) += n;
+                    let count = run.tensor_types.entry(c[1].to_string()).or_insert(0);
+                    *count = count.saturating_add(n);
                 }
             } else if let Some(c) = cap(&r.general_name, msg) {
                 runs.run(FW, at)
