@@ -25,6 +25,7 @@ test-setup:
 	scripts/test-setup.sh
 
 lint:
+	shellcheck -s sh scripts/tokscope-record.sh tests/record/*.sh
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
 	cargo clippy -p tokscope --target wasm32-unknown-unknown --all-targets --locked -- -D warnings

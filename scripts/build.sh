@@ -51,6 +51,8 @@ cp -r www/. "$out/"
 cp crate/src/catalogue.json "$out/catalogue.json"
 mkdir -p "$out/samples"
 cp samples/demo/* "$out/samples/"
+# The recorder the "Record a run" section links to (precached like every file).
+cp scripts/tokscope-record.sh "$out/tokscope-record.sh"
 # Keep last: the service worker precaches whatever dist/ holds at this point.
 scripts/precache.sh "$out"
 for dir in pkg pkg-relaxed pkg-scalar; do

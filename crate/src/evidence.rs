@@ -98,6 +98,12 @@ pub enum ProblemCode {
     PerfDataTooLarge,
     /// A binary perf.data that could not be read (the message names the cause).
     PerfDataInvalid,
+    /// A tokscope-record bundle of a newer version: read as far as this version knows.
+    BundleNewer,
+    /// What the recorder could not read on the device, and why (the bundle's `missing` part).
+    RecorderMissed,
+    /// Lines of a bundle that fit no section's shape.
+    BundleLinesSkipped,
 }
 
 impl ProblemCode {
@@ -124,6 +130,9 @@ impl ProblemCode {
             ProblemCode::TraceSeriesCut => "trace-series-cut".into(),
             ProblemCode::PerfDataTooLarge => "perf-data-too-large".into(),
             ProblemCode::PerfDataInvalid => "perf-data-invalid".into(),
+            ProblemCode::BundleNewer => "bundle-newer".into(),
+            ProblemCode::RecorderMissed => "recorder-missed".into(),
+            ProblemCode::BundleLinesSkipped => "bundle-lines-skipped".into(),
         }
     }
 }

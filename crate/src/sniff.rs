@@ -75,6 +75,8 @@ pub enum InputKind {
     Telemetry,
     /// Binary `perf.data` of Linux perf or simpleperf.
     PerfData,
+    /// A tokscope-record bundle: log, telemetry and thread snapshots on one clock.
+    Bundle,
     /// Not something tokscope reads; the reason is in `Rejection`.
     Unsupported,
     /// `dmesg`, `journalctl -k` or logcat's kernel buffer.
@@ -89,6 +91,7 @@ impl InputKind {
             InputKind::Csv => "csv",
             InputKind::Telemetry => "telemetry",
             InputKind::PerfData => "perf-data",
+            InputKind::Bundle => "bundle",
             InputKind::Unsupported => "unsupported",
             InputKind::KernelLog => "kernel-log",
         }
@@ -182,6 +185,12 @@ pub fn sniff(head: &[u8]) -> Sniffed {
         return Sniffed::rejected(Rejection::Empty);
     }
     let lines: Vec<&str> = text.lines().take(400).collect();
+    if lines
+        .first()
+        .is_some_and(|l| crate::ingest::bundle::looks_like(l))
+    {
+        return Sniffed::of(InputKind::Bundle, None, encoding);
+    }
     // Traces first: their callchains and command lines name frameworks too (`ggml_vec_dot`,
     // `llama-cli -m x.gguf`), but their event lines are unmistakable.
     if is_trace(&lines) {

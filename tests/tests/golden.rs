@@ -19,6 +19,7 @@ const FOLDERS: &[&str] = &[
     "telemetry",
     "traces",
     "system",
+    "bundles",
 ];
 
 fn expected_path(sample: &Path) -> std::path::PathBuf {

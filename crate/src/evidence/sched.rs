@@ -44,6 +44,9 @@ pub enum TraceFormat {
     PerfData,
     /// Only system information (`/proc/cpuinfo`, `cpuinfo_max_freq` lists), no events.
     SystemInfo,
+    /// Thread placement sampled at intervals (`/proc/<pid>/task/*/stat` in a tokscope-record
+    /// bundle): running time per CPU from each thread's CPU time between snapshots.
+    Snapshots,
 }
 
 /// One cell of a thread's timeline: weight (samples or seconds) on one CPU in one bin.
@@ -337,13 +340,19 @@ impl TraceFacts {
 
     /// Credits thread `i` with running on `cpu` from relative `from` to `to`, across bins.
     fn add_run(&mut self, i: usize, cpu: u32, from: f64, to: f64) {
+        self.add_run_weighted(i, cpu, from, to, to - from);
+    }
+
+    /// Credits thread `i` with `run` seconds on `cpu`, spread evenly from `from` to `to`.
+    fn add_run_weighted(&mut self, i: usize, cpu: u32, from: f64, to: f64, run: f64) {
         if to <= from {
             return;
         }
+        let density = run / (to - from);
         {
             let th = &mut self.threads[i];
             grow(&mut th.run_s, cpu as usize);
-            th.run_s[cpu as usize] += to - from;
+            th.run_s[cpu as usize] += run;
         }
         let mut a = from;
         while a < to {
@@ -354,7 +363,7 @@ impl TraceFacts {
             } else {
                 bin_end.min(to)
             };
-            self.add_cell(i, true, bin, cpu, (b - a) as f32);
+            self.add_cell(i, true, bin, cpu, ((b - a) * density) as f32);
             if b <= a {
                 break;
             }
@@ -450,6 +459,51 @@ impl TraceFacts {
                 &mut self.moves_cut,
             );
         }
+    }
+
+    /// A snapshot of thread `tid` at absolute `t` (`/proc/<pid>/task/<tid>/stat` read at
+    /// intervals): it last ran on `cpu` and used `cpu_s` seconds of CPU since absolute `since`.
+    /// That time is credited to `cpu`, spread over the interval on the timeline; a change of CPU
+    /// since the thread's previous snapshot with CPU time counts as a move (a lower bound: a
+    /// snapshot misses moves between samples).
+    #[allow(clippy::too_many_arguments)]
+    pub fn snapshot(
+        &mut self,
+        tid: u32,
+        pid: Option<u32>,
+        comm: &str,
+        cpu: u32,
+        since: f64,
+        t: f64,
+        cpu_s: f64,
+    ) {
+        if cpu > MAX_CPU || !(cpu_s.is_finite() && cpu_s >= 0.0) {
+            return;
+        }
+        self.samples += 1;
+        self.note_cpu(cpu);
+        let from = self.rel(since.min(t));
+        let to = self.rel(t);
+        let Some(i) = self.thread(tid, comm, to) else {
+            return;
+        };
+        if pid.is_some() {
+            self.threads[i].pid = pid;
+        }
+        let prev = self.threads[i].last_cpu.replace(cpu);
+        if cpu_s <= 0.0 {
+            return;
+        }
+        if let Some(prev) = prev.filter(|&p| p != cpu) {
+            count_pair(
+                &mut self.threads[i].cpu_moves,
+                (prev, cpu),
+                &mut self.moves_cut,
+            );
+        }
+        // Two snapshots at one instant still hold the CPU time: give it a millisecond.
+        let from = if from < to { from } else { to - 1e-3 };
+        self.add_run_weighted(i, cpu, from, to, cpu_s);
     }
 
     /// Closes the intervals still open at the end of the trace.

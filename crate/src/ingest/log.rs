@@ -152,10 +152,11 @@ impl LineParser for LogParser {
             ev.runs.extend(runs);
         }
         // Never a silent "nothing found": say what was seen, with lines, and how to do better.
-        if self.sniffed.is_none() {
-            ev.inputs[self.input]
-                .problems
-                .retain(|p| p.code != ProblemCode::UnknownLog);
+        // The sniffer's bare "unknown log" gets the file's first lines. Only where the sniffer
+        // said so: a log inside a bundle is parsed with no sniffed framework too, and is known.
+        let problems = &mut ev.inputs[self.input].problems;
+        if self.sniffed.is_none() && problems.iter().any(|p| p.code == ProblemCode::UnknownLog) {
+            problems.retain(|p| p.code != ProblemCode::UnknownLog);
             ev.problem_lines(self.input, ProblemCode::UnknownLog, &self.first_lines);
         }
         if !found {

@@ -4,6 +4,7 @@
 //! the stream into lines and hands each to the parser for that kind. Parsers never decide
 //! findings; they only record what the text says.
 
+pub mod bundle;
 pub mod decode;
 pub mod fallback_phrases;
 pub mod frameworks;
@@ -245,6 +246,7 @@ impl InputReader {
             InputKind::Telemetry => Box::new(telemetry::text::TextTelemetryParser::new(id)),
             InputKind::Trace => Box::new(trace::TraceParser::new(id)),
             InputKind::KernelLog => Box::new(kernel_log::KernelLogParser::new(id)),
+            InputKind::Bundle => Box::new(bundle::BundleParser::new(id, &ev.inputs[id].name)),
             InputKind::Unsupported | InputKind::PerfData => return Stage::Done,
         };
         Stage::Parsing {

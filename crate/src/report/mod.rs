@@ -294,13 +294,16 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
                     | ProblemCode::TraceLinesSkipped
                     | ProblemCode::TooManyThreads
                     | ProblemCode::TraceDetailCut
-                    | ProblemCode::TraceSeriesCut => "warning",
+                    | ProblemCode::TraceSeriesCut
+                    | ProblemCode::BundleNewer
+                    | ProblemCode::BundleLinesSkipped => "warning",
                     ProblemCode::TimingsNotRead | ProblemCode::NothingRead => "warning",
                     ProblemCode::UnknownLog
                     | ProblemCode::KindNotAnalyzed
                     | ProblemCode::Cancelled
                     | ProblemCode::TelemetryNoTime
-                    | ProblemCode::TelemetryRowsSkipped => "info",
+                    | ProblemCode::TelemetryRowsSkipped
+                    | ProblemCode::RecorderMissed => "info",
                 }
                 .to_string(),
                 code,
