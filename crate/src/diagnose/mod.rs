@@ -23,6 +23,7 @@ pub mod telemetry;
 mod thermal_freq_capped;
 mod thermal_rotating_throttle;
 mod threads;
+pub mod verdict;
 
 use crate::evidence::{Evidence, InputId};
 use serde::{Deserialize, Serialize};
