@@ -13,6 +13,7 @@ mod load;
 mod measure;
 mod quant;
 pub mod run_facts;
+mod run_failed;
 mod sched_affinity_subset;
 mod sched_little_cores;
 mod sched_migrations;
@@ -80,6 +81,7 @@ type Rule = fn(&Evidence) -> Vec<Finding>;
 
 /// Every rule, in the order their findings are listed when severities tie.
 const RULES: &[Rule] = &[
+    run_failed::rule,
     fallback::rule,
     quant::rule,
     cpu::rule,
@@ -113,6 +115,7 @@ pub fn diagnose(ev: &Evidence) -> Vec<Finding> {
 /// Every finding id a rule can emit, so the catalogue can be checked for completeness.
 pub fn finding_ids() -> Vec<&'static str> {
     [
+        run_failed::IDS,
         fallback::IDS,
         quant::IDS,
         cpu::IDS,

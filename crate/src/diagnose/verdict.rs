@@ -412,6 +412,19 @@ fn headline(
         .filter(|c| c.severity != Severity::Info && c.layer != Layer::Measure)
         .collect();
     match serious.first() {
+        Some(c) if c.layer == Layer::Failed => {
+            let f = &findings[c.lead];
+            // "gives no decode speed" says nothing once the run is known to have failed.
+            out.retain(|p| p.key != "verdict.speed.none");
+            out.push(Phrase::new(
+                "verdict.lead.failed",
+                vec![
+                    ("input", param(f, "input")),
+                    ("what", param(f, "what")),
+                    ("line", param(f, "line")),
+                ],
+            ));
+        }
         Some(c) => {
             let f = &findings[c.lead];
             let key = match c.factor {

@@ -5,6 +5,7 @@
 //! findings; they only record what the text says.
 
 pub mod decode;
+pub mod failure_phrases;
 pub mod fallback_phrases;
 pub mod frameworks;
 pub mod lines;
