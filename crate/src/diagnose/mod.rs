@@ -11,6 +11,7 @@ mod fallback;
 pub mod freq_view;
 mod load;
 mod measure;
+mod offload;
 mod quant;
 pub mod run_facts;
 mod run_failed;
@@ -84,6 +85,7 @@ const RULES: &[Rule] = &[
     run_failed::rule,
     fallback::rule,
     quant::rule,
+    offload::rule,
     cpu::rule,
     compare::rule,
     threads::rule,
@@ -118,6 +120,7 @@ pub fn finding_ids() -> Vec<&'static str> {
         run_failed::IDS,
         fallback::IDS,
         quant::IDS,
+        offload::IDS,
         cpu::IDS,
         compare::IDS,
         threads::IDS,
