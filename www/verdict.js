@@ -31,7 +31,7 @@ export function renderVerdict(box, report, t) {
     const ul = el('ul', { class: 'verdict-numbers' });
     for (const r of v.runs) {
       const parts = [];
-      if (r.decode_tok_s != null) parts.push(el('span', { class: 'num' }, el('b', {}, fmtTok(r.decode_tok_s)), ` tok/s ${t('ui.verdict.decode')}`));
+      if (r.decode_tok_s != null) parts.push(el('span', { class: 'num' }, el('span', { class: 'num-main' }, fmtTok(r.decode_tok_s)), ` tok/s ${t('ui.verdict.decode')}`));
       if (r.prefill_tok_s != null) parts.push(el('span', { class: 'num' }, `${fmtTok(r.prefill_tok_s)} tok/s ${t('ui.verdict.prefill')}`));
       if (r.ceiling_tok_s != null) parts.push(el('span', { class: 'num' }, `${t('ui.verdict.ceiling')} ${fmtTok(r.ceiling_tok_s)} tok/s`));
       if (!parts.length) continue;
