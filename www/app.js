@@ -10,6 +10,7 @@ import { renderRuns } from './runs.js';
 import { renderComparison } from './compare.js';
 import { renderTelemetry } from './telemetry.js';
 import { renderSched } from './trace.js';
+import { renderVerdict, renderFindingGroups } from './verdict.js';
 
 const EXAMPLE = 'samples/device-b-llama-android.logcat.txt';
 const $ = (sel) => document.querySelector(sel);
@@ -161,9 +162,11 @@ function setDeviceProbe(probe) {
 /** Shows one report (the schema of docs/report.md), wherever it came from. */
 export function renderReport(report) {
   $('#results').hidden = false;
+  renderVerdict($('#verdict'), report, t);
   renderInputs(report.inputs);
   renderComparison($('#compare'), report.comparison, t);
-  renderFindings(report.findings);
+  $('#no-findings').hidden = report.findings.length > 0;
+  renderFindingGroups($('#findings'), report, t);
   renderRuns($('#runs'), report.runs, t, report.inputs);
   renderTelemetry(report, t);
   renderSched(report.sched, { t, apply: applyToAnalysis });
@@ -212,45 +215,6 @@ function renderInputs(inputs) {
   }
 }
 
-function where(e) {
-  if (e.t_start_s != null) return `${e.input} · t=${e.t_start_s}–${e.t_end_s} s`;
-  if (e.line_start == null) return e.input;
-  const range = e.line_end != null && e.line_end !== e.line_start ? `${e.line_start}-${e.line_end}` : `${e.line_start}`;
-  return `${e.input}:${range}`;
-}
-
-function renderFindings(findings) {
-  const box = $('#findings');
-  box.replaceChildren();
-  $('#no-findings').hidden = findings.length > 0;
-  for (const f of findings) {
-    const article = el('article', { class: 'finding', 'data-finding-id': f.id, 'data-severity': f.severity },
-      el('h3', {}, el('span', { class: 'severity' }, t(`severity.${f.severity}`)), f.title),
-      el('div', { class: 'finding-id' }, f.id),
-      el('p', { class: 'summary' }, f.summary));
-    if (f.evidence.length) {
-      const ul = el('ul', { class: 'evidence' });
-      for (const e of f.evidence) {
-        const li = el('li', { 'data-input': e.input }, el('span', { class: 'where' }, where(e)), e.quote ?? '');
-        if (e.line_start != null) li.setAttribute('data-line-start', String(e.line_start));
-        if (e.line_end != null) li.setAttribute('data-line-end', String(e.line_end));
-        if (e.t_start_s != null) li.setAttribute('data-t-start', String(e.t_start_s));
-        if (e.t_end_s != null) li.setAttribute('data-t-end', String(e.t_end_s));
-        ul.append(li);
-      }
-      article.append(el('h4', {}, t('ui.evidence')), ul);
-    }
-    for (const l of f.lines) {
-      const text = `${t('ui.seen-on', { count: f.count ?? l.lines.length })} ${l.input}: ${l.lines.join(', ')}`
-        + (f.lines_truncated ? ` ${t('ui.lines-truncated')}` : '');
-      article.append(el('p', { class: 'lines', 'data-input': l.input, 'data-lines': l.lines.join(',') }, text));
-    }
-    article.append(el('h4', {}, t('ui.why')), el('p', { class: 'explain' }, f.explain),
-      el('h4', {}, t('ui.fix')), el('p', { class: 'fix' }, f.fix));
-    box.append(article);
-  }
-}
-
 function clearAll() {
   pending = [];
   worker?.postMessage({ type: 'clear' });
@@ -262,6 +226,7 @@ function clearAll() {
   $('#results').hidden = true;
   $('#inputs').replaceChildren();
   $('#findings').replaceChildren();
+  renderVerdict($('#verdict'), null, t);
   $('#runs').replaceChildren();
   renderComparison($('#compare'), null, t);
   renderTelemetry({ series: [], findings: [], inputs: [] }, t);

@@ -6,6 +6,7 @@
 use crate::ingest::decode::TextEncoding;
 pub mod sched;
 
+use crate::ingest::failure_phrases::FailureClass;
 use crate::ingest::fallback_phrases::FallbackClass;
 use crate::sniff::{Framework, InputKind, Rejection};
 use serde::{Deserialize, Serialize};
@@ -478,12 +479,27 @@ pub fn downsample(points: &[(f64, f64)], max_points: usize) -> Vec<(f64, f64)> {
     out
 }
 
+/// A line saying the run failed (crash, abort, load error, OOM, backend mismatch).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FailureLine {
+    pub input: InputId,
+    pub line: u64,
+    pub class: FailureClass,
+    /// The line verbatim, clipped to [`MAX_QUOTE_CHARS`].
+    pub text: String,
+}
+
+/// Failure lines kept per input (the first ones: the cause comes before the aftermath).
+pub const MAX_FAILURE_LINES: usize = 8;
+
 #[derive(Debug, Default)]
 pub struct Evidence {
     pub inputs: Vec<InputFacts>,
     pub runs: Vec<Run>,
     pub series: Vec<Series>,
     pub fallbacks: Vec<FallbackGroup>,
+    /// Lines that say a run failed, the first [`MAX_FAILURE_LINES`] per input.
+    pub failures: Vec<FailureLine>,
     /// Where threads ran, and the CPU topology hints (traces, /proc/cpuinfo).
     pub sched: sched::SchedEvidence,
     fallback_index: HashMap<(FallbackClass, String), usize>,
@@ -599,6 +615,17 @@ impl Evidence {
     }
 
     /// Records one fallback line under its normalized message.
+    pub fn add_failure(&mut self, input: InputId, line: u64, class: FailureClass, text: &str) {
+        if self.failures.iter().filter(|f| f.input == input).count() < MAX_FAILURE_LINES {
+            self.failures.push(FailureLine {
+                input,
+                line,
+                class,
+                text: clip(text),
+            });
+        }
+    }
+
     pub fn add_fallback(
         &mut self,
         class: FallbackClass,

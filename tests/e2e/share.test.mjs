@@ -252,7 +252,7 @@ test('markup in a link is shown as text: no script, no handler, no javascript: l
   const first = report.findings[0];
   const at = first.evidence[0];
   const range = at.line_end !== at.line_start ? `${at.line_start}-${at.line_end}` : `${at.line_start}`;
-  assert.equal(await page.locator('#findings h3').first().textContent(), `${first.severity}${evil}`);
+  assert.equal(await page.locator('#findings .finding h3').first().textContent(), `${first.severity}${evil}`);
   assert.equal(await page.locator('#findings .evidence li').first().textContent(), `${evil}:${range}${evil}`);
   assert.equal(await page.locator('.shared-raw pre').textContent(), evil);
   await page.hover('#findings .finding');

@@ -12,9 +12,11 @@ pub mod freq_view;
 mod kernel_events;
 mod load;
 mod measure;
+mod offload;
 mod power_under_voltage;
 mod quant;
 pub mod run_facts;
+mod run_failed;
 mod sched_affinity_subset;
 mod sched_little_cores;
 mod sched_migrations;
@@ -26,6 +28,7 @@ mod thermal_freq_capped;
 mod thermal_kernel_throttle;
 mod thermal_rotating_throttle;
 mod threads;
+pub mod verdict;
 
 use crate::evidence::{Evidence, InputId};
 use serde::{Deserialize, Serialize};
@@ -82,8 +85,10 @@ type Rule = fn(&Evidence) -> Vec<Finding>;
 
 /// Every rule, in the order their findings are listed when severities tie.
 const RULES: &[Rule] = &[
+    run_failed::rule,
     fallback::rule,
     quant::rule,
+    offload::rule,
     cpu::rule,
     compare::rule,
     threads::rule,
@@ -117,8 +122,10 @@ pub fn diagnose(ev: &Evidence) -> Vec<Finding> {
 /// Every finding id a rule can emit, so the catalogue can be checked for completeness.
 pub fn finding_ids() -> Vec<&'static str> {
     [
+        run_failed::IDS,
         fallback::IDS,
         quant::IDS,
+        offload::IDS,
         cpu::IDS,
         compare::IDS,
         threads::IDS,

@@ -22,15 +22,43 @@ pub fn run_ref(ev: &Evidence, run: &Run, quote: String) -> EvidenceRef {
     }
 }
 
-/// MiB of weights the run holds in memory: the sum of its model buffers (`<type> model`, or the
-/// older `CPU model` from "mem required").
-pub fn weight_mib(run: &Run) -> Option<f64> {
-    let total: f64 = run
-        .buffers_mib
+/// Buffer types that hold a re-laid-out copy of some tensors for faster CPU kernels (llama.cpp
+/// `CPU_REPACK`, its older name `CPU_AARCH64`, and KleidiAI's).
+fn is_repack(buffer: &str) -> bool {
+    ["CPU_REPACK", "CPU_AARCH64", "CPU_KLEIDIAI"]
         .iter()
-        .filter(|(k, _)| k.ends_with(" model"))
+        .any(|p| buffer.starts_with(p))
+}
+
+/// MiB of weights the run holds in memory: the sum of its model buffers (`<type> model`, or the
+/// older `CPU model` from "mem required"). A repack buffer counts only when the other buffers
+/// fall short of the model: with mmap, `CPU_Mapped` can hold the whole file while the repacked
+/// tensors are a second copy, and decode reads one copy, not both.
+pub fn weight_mib(run: &Run) -> Option<f64> {
+    let models = || {
+        run.buffers_mib
+            .iter()
+            .filter(|(k, _)| k.ends_with(" model"))
+    };
+    let plain: f64 = models()
+        .filter(|(k, _)| !is_repack(k))
         .map(|(_, v)| *v)
         .sum();
+    let repack: f64 = models()
+        .filter(|(k, _)| is_repack(k))
+        .map(|(_, v)| *v)
+        .sum();
+    let model_mib = run
+        .model_bytes
+        .map(|b| b as f64 / (1024.0 * 1024.0))
+        .or_else(|| {
+            let bits = quant_bits(run.quant.as_deref()?)?;
+            Some(run.params? * bits / 8.0 / (1024.0 * 1024.0))
+        });
+    let total = match model_mib {
+        Some(m) if plain >= 0.9 * m => plain,
+        _ => plain + repack,
+    };
     (total > 0.0).then_some(total)
 }
 
@@ -139,5 +167,22 @@ mod tests {
         assert_eq!(quant_bits("F16"), Some(16.0));
         assert_eq!(quant_bits("mystery"), None);
         assert_eq!(fmt(0.5712), "0.57");
+    }
+
+    #[test]
+    fn a_repack_copy_is_not_counted_twice() {
+        let run = |mapped: f64, repack: f64| Run {
+            model_bytes: Some(1_277_752_771),
+            buffers_mib: [
+                ("CPU_Mapped model".to_string(), mapped),
+                ("CPU_REPACK model".to_string(), repack),
+            ]
+            .into(),
+            ..Run::default()
+        };
+        // The mapped file is whole (1.19 GiB): the repack buffer is a copy.
+        assert_eq!(weight_mib(&run(1210.6, 645.75)), Some(1210.6));
+        // The mapped part is only the rest: the repacked tensors live in the repack buffer.
+        assert_eq!(weight_mib(&run(292.36, 926.81)), Some(292.36 + 926.81));
     }
 }

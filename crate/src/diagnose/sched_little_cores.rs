@@ -53,6 +53,23 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             Unit::Seconds => "running time",
             Unit::Samples => "samples",
         };
+        let mut params = vec![
+            ("share", pct(share)),
+            ("threads", n.to_string()),
+            ("threads_mostly_little", on_little.to_string()),
+            ("little_cpus", cpu_list(&little)),
+            ("measure", what.to_string()),
+            ("worst", top.join(", ")),
+            (
+                "topology_source",
+                format!("{:?}", topo.source).to_lowercase(),
+            ),
+        ];
+        // For the verdict's estimate: the little cores' clock against the fast ones'.
+        if let Some(r) = clock_ratio(&topo, &little) {
+            params.push(("little_share", format!("{share:.3}")));
+            params.push(("little_clock_ratio", format!("{r:.2}")));
+        }
         out.push(Finding {
             id: IDS[0],
             severity: if share >= CRITICAL_SHARE {
@@ -60,18 +77,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             } else {
                 Severity::Warning
             },
-            params: vec![
-                ("share", pct(share)),
-                ("threads", n.to_string()),
-                ("threads_mostly_little", on_little.to_string()),
-                ("little_cpus", cpu_list(&little)),
-                ("measure", what.to_string()),
-                ("worst", top.join(", ")),
-                (
-                    "topology_source",
-                    format!("{:?}", topo.source).to_lowercase(),
-                ),
-            ],
+            params,
             count: None,
             evidence: vec![EvidenceRef {
                 input: v.trace.input,
@@ -89,4 +95,14 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
         });
     }
     out
+}
+
+/// Mean maximum clock of the little CPUs over that of the fast ones, when both are known.
+fn clock_ratio(topo: &crate::topology::Topology, little: &[u32]) -> Option<f64> {
+    let mean = |cpus: &[u32]| {
+        let v: Vec<f64> = cpus.iter().filter_map(|c| topo.max_mhz(*c)).collect();
+        (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+    };
+    let (l, f) = (mean(little)?, mean(&topo.fast_cpus())?);
+    (f > 0.0 && l > 0.0 && l < f).then(|| l / f)
 }

@@ -28,6 +28,12 @@ fn big_little(run: &Run) -> Option<(usize, usize)> {
     Some((total - little, little))
 }
 
+/// A trace or /proc/cpuinfo given with the log shows CPUs of different speeds.
+fn traced_big_little(ev: &Evidence) -> bool {
+    let topo = crate::topology::resolve(&ev.sched);
+    topo.known() && !topo.cpus_in(crate::topology::Cluster::Little).is_empty()
+}
+
 /// The run is on an ARM (phone) SoC, as far as the log says.
 fn is_arm(run: &Run) -> bool {
     run.cpu_features.get("NEON") == Some(&true)
@@ -52,13 +58,37 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                             .is_some_and(|e| e.input == super::run_facts::input_of(ev, run))
                 })
             {
+                // Only a known big.LITTLE topology makes "little cores included" a fact.
+                let hetero = big_little(run).is_some() || traced_big_little(ev);
                 out.push(Finding {
                     id: "threads.all-cores",
-                    severity: Severity::Warning,
+                    severity: if hetero {
+                        Severity::Warning
+                    } else {
+                        Severity::Info
+                    },
                     params: vec![
                         ("framework", framework_label(run)),
                         ("n_threads", n.to_string()),
                         ("hw_threads", hw.to_string()),
+                        (
+                            "cores",
+                            if hetero {
+                                "@threads.cores.big-little"
+                            } else {
+                                "@threads.cores.unknown"
+                            }
+                            .into(),
+                        ),
+                        (
+                            "topology",
+                            if hetero {
+                                "@threads.topology.big-little"
+                            } else {
+                                "@threads.topology.unknown"
+                            }
+                            .into(),
+                        ),
                     ],
                     count: None,
                     evidence: vec![run_ref(ev, run, format!("n_threads = {n} / {hw}"))],

@@ -49,6 +49,9 @@ pub const BENIGN: &[&str] = &[
     r"(?i)^\s*usage:",
     // A setting being echoed, not an event: "allow_fallback = true", "fallback_to_cpu: 1"
     r"(?i)\b[\w.]*(?:_fallback|fallback_)[\w.]*\s*[:=]",
+    // QNN SDK (QnnDsp during lowering): the profiler cannot estimate performance; no op is
+    // affected
+    r"(?i)\bperformance\s+estimates?\s+(?:are\s+|is\s+)?(?:unsupported|not\s+supported)\b",
     // llama-cpp-python: a chat template choice, not a compute fallback
     r"(?i)\bfallback\s+chat\s+format\b",
     // TFLite: nothing left on the CPU, or full delegation
@@ -328,6 +331,7 @@ mod tests {
     #[test]
     fn stays_quiet_on_benign_mentions() {
         let cases = [
+            "[WARNING] QnnDsp <W> Performance Estimates unsupported",
             "fallback: none",
             "unsupported ops: 0",
             "Unsupported nodes: 0, supported nodes: 312",

@@ -4,6 +4,7 @@
 //! Most lines of a real capture concern neither (other apps' logcat noise), so one keyword pass
 //! over each message ([`scan`]) decides whether the parsers see it at all.
 
+use super::failure_phrases;
 use super::fallback_phrases;
 use super::frameworks::{Frameworks, ParserMask, ALL_PARSERS, PARSERS};
 use super::lines::Line;
@@ -72,7 +73,11 @@ fn gate() -> Option<&'static Gate> {
                 owners.entry(word.to_ascii_lowercase()).or_default().parsers |= 1 << i;
             }
         }
-        for word in fallback_phrases::KEYWORDS {
+        // The failure table rides on the same flag: both phrase tables read the line.
+        for word in fallback_phrases::KEYWORDS
+            .iter()
+            .chain(failure_phrases::KEYWORDS)
+        {
             owners
                 .entry(word.to_ascii_lowercase())
                 .or_default()
@@ -128,6 +133,9 @@ impl LineParser for LogParser {
         }
         if !hits.fallback || unwrapped.tag.is_some_and(fallback_phrases::is_system_tag) {
             return;
+        }
+        if let Some(class) = failure_phrases::classify(message) {
+            ev.add_failure(self.input, line.number, class, line.text);
         }
         if let Some(class) = fallback_phrases::classify(message) {
             self.fallbacks = true;

@@ -17,6 +17,9 @@ pub fn render(report: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", escape(&t("ui.title")));
     let _ = writeln!(out, "_{}_\n", escape(&report.tool));
+    if let Some(v) = &report.verdict {
+        render_verdict(v, lang, &mut out);
+    }
     let _ = writeln!(out, "## {}\n", escape(&t("ui.inputs")));
     for i in &report.inputs {
         let kind = i
@@ -155,6 +158,45 @@ fn longest_run(text: &str, ch: char) -> usize {
         best = best.max(run);
     }
     best
+}
+
+/// The verdict, first: the headline, the ranked causes with their impact, the gap, what to add.
+fn render_verdict(v: &super::verdict::VerdictReport, lang: Lang, out: &mut String) {
+    let t = |key: &str| catalogue::text(lang, key, &[]);
+    let _ = writeln!(out, "## {}\n", escape(&t("ui.verdict")));
+    let _ = writeln!(out, "**{}**\n", escape(&v.headline));
+    if let Some(g) = &v.gap {
+        let _ = writeln!(out, "{}\n", escape(&g.text));
+    }
+    for (n, c) in v.causes.iter().enumerate() {
+        let sev = t(&format!("severity.{}", c.severity.key()));
+        let impact = match c.impact.factor {
+            Some(x) => format!(
+                "{} ~{}×",
+                t("ui.verdict.impact"),
+                crate::diagnose::verdict::fmt_factor(x)
+            ),
+            None => t("ui.verdict.impact.unsized"),
+        };
+        let ids: Vec<String> = c.findings.iter().map(|i| code(i)).collect();
+        let _ = writeln!(
+            out,
+            "{}. **[{}] {}** — {}: {} ({})",
+            n + 1,
+            escape(&sev),
+            escape(&c.title),
+            escape(&impact),
+            escape(&c.impact.basis),
+            ids.join(", ")
+        );
+    }
+    if !v.next.is_empty() {
+        let _ = writeln!(out, "\n{}:\n", escape(&t("ui.verdict.next")));
+        for n in &v.next {
+            let _ = writeln!(out, "- {}", escape(n));
+        }
+    }
+    out.push('\n');
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ pub mod compare;
 pub mod markdown;
 pub mod sched;
 pub mod text;
+pub mod verdict;
 
 use crate::catalogue::{self, Lang};
 use crate::diagnose::{self, Severity};
@@ -26,6 +27,10 @@ pub struct Report {
     /// Device A versus device B: present when two or more inputs have runs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comparison: Option<compare::Comparison>,
+    /// The answer: headline, ranked causes with their estimated impact, and a comparison's gap.
+    /// Absent only in reports from before it existed (old share links).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<verdict::VerdictReport>,
     pub findings: Vec<FindingReport>,
     /// Time series for charts, downsampled (min/max per bucket) to at most
     /// [`REPORT_SERIES_POINTS`] points each, on the axis of `time_origin_epoch_s`.
@@ -172,17 +177,15 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
             .get(i)
             .map_or_else(String::new, |f| f.name.clone())
     };
-    let findings = diagnose::diagnose(ev)
-        .into_iter()
+    let diagnosed = diagnose::diagnose(ev);
+    let findings: Vec<FindingReport> = diagnosed
+        .iter()
         .map(|f| {
             // A parameter `@key` is a catalogue phrase, rendered in the report's language.
             let resolved: Vec<(&str, String)> = f
                 .params
                 .iter()
-                .map(|(k, v)| match v.strip_prefix('@') {
-                    Some(key) => (*k, catalogue::text(lang, key, &[])),
-                    None => (*k, v.clone()),
-                })
+                .map(|(k, v)| (*k, verdict::resolve(lang, v)))
                 .collect();
             let params: Vec<(&str, &str)> =
                 resolved.iter().map(|(k, v)| (*k, v.as_str())).collect();
@@ -228,6 +231,11 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
         inputs: ev.inputs.iter().map(|i| input_report(i, lang)).collect(),
         runs: ev.runs.clone(),
         comparison: compare::build(ev, lang),
+        verdict: Some(verdict::render(
+            &diagnose::verdict::build(ev, &diagnosed),
+            &findings,
+            lang,
+        )),
         findings,
         series: series_report(ev),
         time_origin_epoch_s: diagnose::telemetry::time_origin(ev),

@@ -12,6 +12,9 @@ pub fn render(report: &Report) -> String {
     let t = |key: &str| catalogue::text(lang, key, &[]);
     let mut out = String::new();
     let _ = writeln!(out, "{}", report.tool);
+    if let Some(v) = &report.verdict {
+        render_verdict(v, lang, &mut out);
+    }
     let _ = writeln!(out, "\n{}", t("ui.inputs"));
     for i in &report.inputs {
         let kind = i
@@ -160,4 +163,36 @@ pub fn render_comparison(c: &super::compare::Comparison, lang: Lang, out: &mut S
         let _ = writeln!(out, "  {}{}  {}", r.label, " ".repeat(pad), vals.join("  "));
     }
     let _ = writeln!(out, "  {}", catalogue::text(lang, "ui.compare.same", &[]));
+}
+
+/// The verdict, first: the headline, the ranked causes with their impact, the gap, what to add.
+fn render_verdict(v: &super::verdict::VerdictReport, lang: Lang, out: &mut String) {
+    let t = |key: &str| catalogue::text(lang, key, &[]);
+    let _ = writeln!(out, "\n{}\n  {}", t("ui.verdict"), v.headline);
+    if let Some(g) = &v.gap {
+        let _ = writeln!(out, "  {}", g.text);
+    }
+    if !v.causes.is_empty() {
+        let _ = writeln!(out, "\n  {}", t("ui.verdict.causes"));
+    }
+    for (n, c) in v.causes.iter().enumerate() {
+        let sev = t(&format!("severity.{}", c.severity.key()));
+        let impact = match c.impact.factor {
+            Some(x) => format!(
+                "{} ~{}×",
+                t("ui.verdict.impact"),
+                crate::diagnose::verdict::fmt_factor(x)
+            ),
+            None => t("ui.verdict.impact.unsized"),
+        };
+        let _ = writeln!(out, "  {}. [{sev}] {} — {impact}", n + 1, c.title);
+        let _ = writeln!(out, "     {}", c.impact.basis);
+        let _ = writeln!(out, "     {}", c.findings.join(", "));
+    }
+    if !v.next.is_empty() {
+        let _ = writeln!(out, "\n  {}", t("ui.verdict.next"));
+        for n in &v.next {
+            let _ = writeln!(out, "  - {n}");
+        }
+    }
 }

@@ -1,0 +1,643 @@
+//! The verdict: the findings grouped into causes, ranked the way seed 000 checks a slow device
+//! (a failed run, then the framework and quant path, threads and scheduling, power, heat and
+//! supply, and last the hardware ceiling), each with an estimated factor and its basis, and a
+//! headline that answers "why is it slow?".
+//!
+//! Factors are estimates from the findings' own figures, never measurements: decode reads every
+//! weight once per token, so weights at 1.8× their expected bytes cost about 1.8×; a clock
+//! capped 42% costs at most 1/(1 − 0.42) ≈ 1.7×; little-core residency costs 1/((1 − s) + s·r)
+//! with s the share on little cores and r their clock relative to the big ones.
+
+use super::run_facts::{decode_tok_s, fmt, input_of, prefill_tok_s};
+use super::{compare, Finding, Severity};
+use crate::evidence::Evidence;
+use crate::topology::Cluster;
+
+/// A catalogue text and its parameters, rendered by the report in its language.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Phrase {
+    pub key: &'static str,
+    pub params: Vec<(&'static str, String)>,
+}
+
+impl Phrase {
+    fn new(key: &'static str, params: Vec<(&'static str, String)>) -> Self {
+        Phrase { key, params }
+    }
+}
+
+/// The layers of the diagnosis, in the order the seed checks them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Layer {
+    Failed,
+    Build,
+    Threads,
+    Power,
+    Ceiling,
+    Measure,
+}
+
+impl Layer {
+    /// The cause id in the report, and the catalogue key suffix `verdict.cause.<id>`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Layer::Failed => "failed",
+            Layer::Build => "build",
+            Layer::Threads => "threads",
+            Layer::Power => "power",
+            Layer::Ceiling => "ceiling",
+            Layer::Measure => "measure",
+        }
+    }
+
+    /// The layer a finding belongs to; `None` for the compare headline, which the gap carries.
+    pub fn of(id: &str) -> Option<Layer> {
+        let prefix = id.split('.').next().unwrap_or(id);
+        Some(match (prefix, id) {
+            (_, "compare.decode-gap") => return None,
+            ("run", _) => Layer::Failed,
+            (_, "compare.threads") => Layer::Threads,
+            ("fallback" | "quant" | "cpu" | "offload" | "compare", _) => Layer::Build,
+            ("threads" | "sched", _) => Layer::Threads,
+            ("thermal" | "power" | "throttle", _) => Layer::Power,
+            ("bandwidth", _) => Layer::Ceiling,
+            _ => Layer::Measure,
+        })
+    }
+}
+
+/// One cause: the findings that share a root, its severity (their worst) and its estimated size.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cause {
+    pub layer: Layer,
+    pub severity: Severity,
+    /// Indexes into the findings the verdict was built from, in their order.
+    pub findings: Vec<usize>,
+    /// The finding that names the cause: the sized one at the cause's severity, else the first.
+    pub lead: usize,
+    /// Estimated slowdown this cause accounts for (≥ 1), when the data allows one.
+    pub factor: Option<f64>,
+    /// How the factor was estimated, or what would size it.
+    pub basis: Phrase,
+}
+
+/// A comparison's gap, split into what the sized causes explain and what is left.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gap {
+    pub factor: f64,
+    pub explained_factor: f64,
+    pub unexplained_factor: f64,
+    /// The `compare.decode-gap` finding it comes from.
+    pub finding: usize,
+}
+
+/// The key numbers of one input's run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunNumbers {
+    pub input: String,
+    pub decode_tok_s: Option<f64>,
+    pub prefill_tok_s: Option<f64>,
+    /// The bandwidth ceiling for this run, when a bandwidth was measured.
+    pub ceiling_tok_s: Option<f64>,
+    /// The reference run of a comparison (device A).
+    pub reference: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    /// Sentences, in order, that make the headline.
+    pub headline: Vec<Phrase>,
+    pub runs: Vec<RunNumbers>,
+    pub causes: Vec<Cause>,
+    pub gap: Option<Gap>,
+    /// What to add to decide what the inputs cannot.
+    pub next: Vec<Phrase>,
+}
+
+/// A finding parameter as a number (`"42"`, `"73%"`, `"1.8"`).
+fn num(f: &Finding, name: &str) -> Option<f64> {
+    let v = f.params.iter().find(|(k, _)| *k == name)?.1.trim();
+    v.trim_end_matches('%')
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite())
+}
+
+fn param(f: &Finding, name: &str) -> String {
+    f.params
+        .iter()
+        .find(|(k, _)| *k == name)
+        .map_or_else(String::new, |(_, v)| v.clone())
+}
+
+/// Factors are said with two significant figures: they are estimates.
+fn round_factor(x: f64) -> f64 {
+    if x >= 10.0 {
+        x.round()
+    } else {
+        (x * 10.0).round() / 10.0
+    }
+}
+
+/// A factor as the texts say it: 1.7, 14, 23.5.
+pub fn fmt_factor(x: f64) -> String {
+    let s = format!("{x:.1}");
+    match s.strip_suffix(".0") {
+        Some(whole) if x >= 10.0 => whole.to_string(),
+        _ => s,
+    }
+}
+
+/// The estimate one finding gives, with its basis.
+fn estimate(f: &Finding) -> Option<(f64, Phrase)> {
+    let from_pct_lost = |pct: f64| (pct > 0.0 && pct < 100.0).then(|| 100.0 / (100.0 - pct));
+    let (factor, key, params) = match f.id {
+        "quant.weights-expanded" | "compare.weights" => {
+            let r = num(f, "ratio")?;
+            (
+                r,
+                "verdict.basis.weights",
+                vec![("ratio", param(f, "ratio"))],
+            )
+        }
+        "sched.little-cores" => {
+            let s = num(f, "little_share")?;
+            let r = num(f, "little_clock_ratio")?;
+            let x = 1.0 / ((1.0 - s) + s * r);
+            (
+                x,
+                "verdict.basis.little-cores",
+                vec![("share", param(f, "share")), ("clock", format!("{r:.2}"))],
+            )
+        }
+        "threads.sweep-slower" => {
+            let (few, many) = (num(f, "few_tok_s")?, num(f, "many_tok_s")?);
+            (
+                few / many,
+                "verdict.basis.sweep",
+                vec![
+                    ("few", param(f, "few")),
+                    ("many", param(f, "many")),
+                    ("few_tok_s", param(f, "few_tok_s")),
+                    ("many_tok_s", param(f, "many_tok_s")),
+                ],
+            )
+        }
+        "thermal.wall" | "power.wall" | "throttle.undetermined" => {
+            let p = num(f, "capped_pct")?;
+            (
+                from_pct_lost(p)?,
+                "verdict.basis.clock",
+                vec![("pct", param(f, "capped_pct"))],
+            )
+        }
+        "thermal.freq-capped" => {
+            let share = num(f, "share")?;
+            (
+                100.0 / share.max(1.0),
+                "verdict.basis.clock-share",
+                vec![("share", param(f, "share"))],
+            )
+        }
+        "power.charging-contention" | "power.low-battery" => {
+            let p = num(f, "slower_pct")?;
+            (
+                from_pct_lost(p)?,
+                "verdict.basis.slower",
+                vec![("pct", param(f, "slower_pct"))],
+            )
+        }
+        "thermal.sustained-decay" => {
+            let r = num(f, "ratio_pct")?;
+            (
+                100.0 / r.max(1.0),
+                "verdict.basis.decay",
+                vec![("pct", param(f, "ratio_pct"))],
+            )
+        }
+        "bandwidth.below-ceiling" if f.severity != Severity::Info => {
+            let p = num(f, "pct_of_expected")?;
+            (
+                100.0 / p.max(1.0),
+                "verdict.basis.ceiling",
+                vec![
+                    ("pct", param(f, "pct_of_expected")),
+                    ("expected_tok_s", param(f, "expected_tok_s")),
+                ],
+            )
+        }
+        _ => return None,
+    };
+    (factor.is_finite() && factor > 1.0).then(|| (round_factor(factor), Phrase::new(key, params)))
+}
+
+/// What sizes a cause when no finding gives a figure.
+fn unsized_basis(layer: Layer) -> Phrase {
+    let key = match layer {
+        Layer::Failed => "verdict.basis.failed",
+        Layer::Build => "verdict.basis.build-unsized",
+        Layer::Threads => "verdict.basis.threads-unsized",
+        Layer::Power => "verdict.basis.power-unsized",
+        Layer::Ceiling => "verdict.basis.at-ceiling",
+        Layer::Measure => "verdict.basis.measure",
+    };
+    Phrase::new(key, Vec::new())
+}
+
+pub fn build(ev: &Evidence, findings: &[Finding]) -> Verdict {
+    let mut causes: Vec<Cause> = Vec::new();
+    for (i, f) in findings.iter().enumerate() {
+        let Some(layer) = Layer::of(f.id) else {
+            continue;
+        };
+        match causes.iter_mut().find(|c| c.layer == layer) {
+            Some(c) => {
+                c.findings.push(i);
+                c.severity = c.severity.min(f.severity);
+            }
+            None => causes.push(Cause {
+                layer,
+                severity: f.severity,
+                findings: vec![i],
+                lead: i,
+                factor: None,
+                basis: unsized_basis(layer),
+            }),
+        }
+    }
+    for c in &mut causes {
+        // The largest single estimate: the findings of one cause describe one root, so their
+        // factors overlap rather than multiply.
+        let best = c
+            .findings
+            .iter()
+            .filter_map(|&i| estimate(&findings[i]).map(|e| (i, e)))
+            .max_by(|a, b| a.1 .0.total_cmp(&b.1 .0));
+        c.lead = c.findings[0];
+        if let Some((i, (x, basis))) = best {
+            c.factor = Some(x);
+            c.basis = basis;
+            if findings[i].severity == c.severity {
+                c.lead = i;
+            }
+        }
+    }
+    // The measurement goes last whatever its severity: it qualifies the numbers, it does not
+    // slow decoding.
+    causes.sort_by(|a, b| {
+        let key = |c: &Cause| (c.layer == Layer::Measure, c.severity, c.layer);
+        key(a)
+            .cmp(&key(b))
+            .then(b.factor.unwrap_or(0.0).total_cmp(&a.factor.unwrap_or(0.0)))
+    });
+    let gap = gap(findings, &causes);
+    let runs = run_numbers(ev, findings, gap.as_ref());
+    let headline = headline(ev, findings, &causes, gap.as_ref(), &runs);
+    let next = next_steps(ev, &causes);
+    Verdict {
+        headline,
+        runs,
+        causes,
+        gap,
+        next,
+    }
+}
+
+fn gap(findings: &[Finding], causes: &[Cause]) -> Option<Gap> {
+    let (i, factor) = findings
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.id == "compare.decode-gap")
+        .filter_map(|(i, f)| num(f, "ratio").map(|r| (i, r)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    // The sized causes of the slow path multiply; the ceiling and the measurement are not
+    // differences between the devices.
+    let explained: f64 = causes
+        .iter()
+        .filter(|c| matches!(c.layer, Layer::Build | Layer::Threads | Layer::Power))
+        .filter_map(|c| c.factor)
+        .product::<f64>()
+        .min(factor)
+        .max(1.0);
+    Some(Gap {
+        factor,
+        explained_factor: round_factor(explained),
+        unexplained_factor: round_factor(factor / explained),
+        finding: i,
+    })
+}
+
+fn run_numbers(ev: &Evidence, findings: &[Finding], gap: Option<&Gap>) -> Vec<RunNumbers> {
+    let reference = gap.map(|g| param(&findings[g.finding], "a"));
+    compare::representatives(ev)
+        .into_iter()
+        .map(|(i, run)| {
+            let name = ev
+                .inputs
+                .get(i)
+                .map_or_else(String::new, |f| f.name.clone());
+            let ceiling = findings
+                .iter()
+                .filter(|f| f.id == "bandwidth.below-ceiling")
+                .find(|f| {
+                    f.evidence
+                        .first()
+                        .is_some_and(|e| e.input == input_of(ev, run))
+                })
+                .and_then(|f| num(f, "ceiling_tok_s"));
+            RunNumbers {
+                reference: reference.as_deref() == Some(name.as_str()),
+                input: name,
+                decode_tok_s: decode_tok_s(run),
+                prefill_tok_s: prefill_tok_s(run),
+                ceiling_tok_s: ceiling,
+            }
+        })
+        .collect()
+}
+
+fn headline(
+    ev: &Evidence,
+    findings: &[Finding],
+    causes: &[Cause],
+    gap: Option<&Gap>,
+    runs: &[RunNumbers],
+) -> Vec<Phrase> {
+    let mut out = Vec::new();
+    if let Some(g) = gap {
+        let f = &findings[g.finding];
+        out.push(Phrase::new(
+            "verdict.speed.compare",
+            vec![
+                ("a", param(f, "a")),
+                ("b", param(f, "b")),
+                ("a_tok_s", param(f, "a_tok_s")),
+                ("b_tok_s", param(f, "b_tok_s")),
+                ("ratio", param(f, "ratio")),
+            ],
+        ));
+    } else if let [r] = runs {
+        match (r.decode_tok_s, r.prefill_tok_s) {
+            (Some(d), Some(p)) => out.push(Phrase::new(
+                "verdict.speed.one-prefill",
+                vec![
+                    ("input", r.input.clone()),
+                    ("tok_s", fmt(d)),
+                    ("prefill_tok_s", fmt(p)),
+                ],
+            )),
+            (Some(d), None) => out.push(Phrase::new(
+                "verdict.speed.one",
+                vec![("input", r.input.clone()), ("tok_s", fmt(d))],
+            )),
+            _ => out.push(Phrase::new(
+                "verdict.speed.none",
+                vec![("input", r.input.clone())],
+            )),
+        }
+    } else if runs.len() > 1 {
+        let list: Vec<String> = runs
+            .iter()
+            .filter_map(|r| r.decode_tok_s.map(|d| format!("{} {}", r.input, fmt(d))))
+            .collect();
+        if !list.is_empty() {
+            out.push(Phrase::new(
+                "verdict.speed.several",
+                vec![("list", list.join(", "))],
+            ));
+        }
+    }
+    let serious: Vec<&Cause> = causes
+        .iter()
+        .filter(|c| c.severity != Severity::Info && c.layer != Layer::Measure)
+        .collect();
+    match serious.first() {
+        Some(c) if c.layer == Layer::Failed => {
+            let f = &findings[c.lead];
+            // "gives no decode speed" says nothing once the run is known to have failed.
+            out.retain(|p| p.key != "verdict.speed.none");
+            out.push(Phrase::new(
+                "verdict.lead.failed",
+                vec![
+                    ("input", param(f, "input")),
+                    ("what", param(f, "what")),
+                    ("line", param(f, "line")),
+                ],
+            ));
+        }
+        Some(c) => {
+            let f = &findings[c.lead];
+            let key = match c.factor {
+                Some(_) => "verdict.lead.sized",
+                None => "verdict.lead",
+            };
+            out.push(Phrase::new(
+                key,
+                vec![
+                    ("cause", format!("@verdict.cause.{}.title", c.layer.id())),
+                    ("finding", format!("@finding.{}.title", f.id)),
+                    ("factor", c.factor.map(fmt_factor).unwrap_or_default()),
+                ],
+            ));
+            if serious.len() > 1 {
+                let rest: Vec<String> = serious[1..]
+                    .iter()
+                    .map(|c| format!("@verdict.cause.{}.title", c.layer.id()))
+                    .collect();
+                out.push(Phrase::new(
+                    "verdict.also",
+                    vec![("causes", rest.join("|"))],
+                ));
+            }
+        }
+        None if runs.iter().all(|r| r.decode_tok_s.is_none()) && !runs.is_empty() => {
+            out.push(Phrase::new("verdict.no-cause-no-speed", Vec::new()));
+        }
+        None => out.extend(healthy(ev, findings)),
+    }
+    out
+}
+
+/// The headline when nothing slows decoding: the numbers that show it.
+fn healthy(ev: &Evidence, findings: &[Finding]) -> Vec<Phrase> {
+    if ev.runs.is_empty() && ev.series.is_empty() && ev.sched.traces.is_empty() {
+        return vec![Phrase::new("verdict.nothing-read", Vec::new())];
+    }
+    let mut out = vec![Phrase::new("verdict.healthy", Vec::new())];
+    if let Some(f) = findings.iter().find(|f| f.id == "bandwidth.below-ceiling") {
+        out.push(Phrase::new(
+            "verdict.healthy.ceiling",
+            vec![("pct", param(f, "pct_of_expected"))],
+        ));
+    }
+    let (topo, views) = super::sched_view::views(ev);
+    if topo.known() && !topo.cpus_in(Cluster::Little).is_empty() {
+        let (mut fast, mut all) = (0.0, 0.0);
+        for v in views.iter().filter(|v| v.enough()) {
+            let by = v.inference_by_cluster();
+            fast += by[Cluster::Mid.index()] + by[Cluster::Big.index()];
+            all += v.known_total();
+        }
+        if all > 0.0 {
+            out.push(Phrase::new(
+                "verdict.healthy.big-cores",
+                vec![("share", format!("{:.0}", 100.0 * fast / all))],
+            ));
+        }
+    }
+    out
+}
+
+/// What would decide what the inputs leave open: the kinds of input not given.
+fn next_steps(ev: &Evidence, causes: &[Cause]) -> Vec<Phrase> {
+    let mut out = Vec::new();
+    let has = |l: Layer| causes.iter().any(|c| c.layer == l);
+    let failed = causes
+        .first()
+        .is_some_and(|c| c.layer == Layer::Failed && c.severity == Severity::Critical);
+    if failed {
+        return out;
+    }
+    if ev.runs.is_empty() {
+        out.push(Phrase::new("verdict.add.log", Vec::new()));
+    }
+    let threads_sized = causes
+        .iter()
+        .any(|c| c.layer == Layer::Threads && c.factor.is_some());
+    if ev.sched.traces.is_empty() && !threads_sized {
+        out.push(Phrase::new("verdict.add.trace", Vec::new()));
+    }
+    if ev.series.is_empty() && !has(Layer::Power) {
+        out.push(Phrase::new("verdict.add.telemetry", Vec::new()));
+    }
+    if ev.device.is_none() && !ev.runs.is_empty() {
+        out.push(Phrase::new("verdict.add.probe", Vec::new()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(id: &'static str, severity: Severity, params: &[(&'static str, &str)]) -> Finding {
+        Finding {
+            id,
+            severity,
+            params: params.iter().map(|(k, v)| (*k, v.to_string())).collect(),
+            count: None,
+            evidence: Vec::new(),
+            lines: Vec::new(),
+            lines_truncated: false,
+        }
+    }
+
+    #[test]
+    fn causes_group_by_layer_rank_by_severity_then_layer_and_carry_estimates() {
+        let fs = vec![
+            finding("fallback.precision", Severity::Critical, &[]),
+            finding(
+                "quant.weights-expanded",
+                Severity::Critical,
+                &[("ratio", "1.8")],
+            ),
+            finding(
+                "throttle.undetermined",
+                Severity::Info,
+                &[("capped_pct", "42")],
+            ),
+            finding("threads.all-cores", Severity::Warning, &[]),
+            finding("measure.single-run", Severity::Info, &[]),
+        ];
+        let v = build(&Evidence::default(), &fs);
+        let ids: Vec<&str> = v.causes.iter().map(|c| c.layer.id()).collect();
+        assert_eq!(ids, ["build", "threads", "power", "measure"]);
+        assert_eq!(v.causes[0].findings, [0, 1]);
+        assert_eq!(v.causes[0].factor, Some(1.8));
+        assert_eq!(v.causes[0].basis.key, "verdict.basis.weights");
+        // 1 / (1 − 0.42) = 1.72: about 1.7×.
+        assert_eq!(v.causes[2].factor, Some(1.7));
+        assert_eq!(v.causes[1].factor, None);
+        assert_eq!(v.causes[1].basis.key, "verdict.basis.threads-unsized");
+        assert_eq!(v.headline[0].key, "verdict.lead.sized");
+        assert!(v.gap.is_none());
+    }
+
+    #[test]
+    fn a_failed_run_leads_even_before_a_critical_build_cause() {
+        let fs = vec![
+            finding(
+                "quant.weights-expanded",
+                Severity::Critical,
+                &[("ratio", "2.0")],
+            ),
+            finding("run.failed", Severity::Critical, &[]),
+        ];
+        let v = build(&Evidence::default(), &fs);
+        assert_eq!(v.causes[0].layer, Layer::Failed);
+        assert!(v.next.is_empty(), "nothing to add before the run works");
+    }
+
+    #[test]
+    fn little_core_residency_times_the_clock_ratio() {
+        // 60% of the time at half the clock: 1 / (0.4 + 0.3) = 1.43.
+        let fs = vec![finding(
+            "sched.little-cores",
+            Severity::Critical,
+            &[
+                ("share", "60%"),
+                ("little_share", "0.600"),
+                ("little_clock_ratio", "0.50"),
+            ],
+        )];
+        let v = build(&Evidence::default(), &fs);
+        assert_eq!(v.causes[0].factor, Some(1.4));
+    }
+
+    #[test]
+    fn a_gap_splits_into_explained_and_unexplained() {
+        let fs = vec![
+            finding(
+                "compare.decode-gap",
+                Severity::Info,
+                &[("a", "a.log"), ("b", "b.log"), ("ratio", "23.5")],
+            ),
+            finding("compare.weights", Severity::Critical, &[("ratio", "1.73")]),
+            finding("compare.threads", Severity::Warning, &[]),
+        ];
+        let v = build(&Evidence::default(), &fs);
+        let g = v.gap.expect("a gap");
+        assert_eq!(g.factor, 23.5);
+        assert_eq!(g.explained_factor, 1.7);
+        // 23.5 / 1.7 = 13.8: the unexplained part comes from the unrounded explained factor.
+        assert_eq!(g.unexplained_factor, 14.0);
+        assert_eq!(v.headline[0].key, "verdict.speed.compare");
+        assert!(v.causes.iter().all(|c| !c.findings.contains(&0)));
+    }
+
+    #[test]
+    fn nothing_wrong_says_so() {
+        let fs = vec![finding("measure.single-run", Severity::Info, &[])];
+        let mut ev = Evidence::default();
+        ev.add_input("x.log");
+        ev.runs.push(crate::evidence::Run {
+            input: "x.log".into(),
+            decode: Some(crate::evidence::Phase {
+                tok_s: Some(30.0),
+                ..Default::default()
+            }),
+            ..Default::default()
+        });
+        let v = build(&ev, &fs);
+        assert!(v.headline.iter().any(|p| p.key == "verdict.healthy"));
+        assert!(v.causes.iter().all(|c| c.layer == Layer::Measure));
+        // Without a speed, no cause is not the same as fast.
+        ev.runs[0].decode = None;
+        let v = build(&ev, &fs);
+        assert!(v
+            .headline
+            .iter()
+            .any(|p| p.key == "verdict.no-cause-no-speed"));
+        assert!(v.next.iter().any(|p| p.key == "verdict.add.trace"));
+    }
+}

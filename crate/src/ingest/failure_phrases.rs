@@ -1,0 +1,192 @@
+//! The wording of a run that failed: crashes, aborts, a model or session that would not load,
+//! out-of-memory kills, and a model built for another backend. Learnt from real logs (llama.cpp
+//! load errors and zsh's `abort` job line, MNN map errors and segfaults, Genie/QNN context and
+//! interface failures, MediaPipe calculator and RET_CHECK failures, TVM/MLC `Check failed`,
+//! ONNX Runtime session initialization errors, Android `FATAL EXCEPTION` / `Fatal signal`).
+
+use aho_corasick::AhoCorasick;
+use regex::{Regex, RegexSet};
+use std::sync::OnceLock;
+
+/// Ordered from the most telling: a mismatch or an OOM explains the crash that follows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FailureClass {
+    /// The model is built for another backend, or the versions do not match.
+    Mismatch,
+    /// The process ran out of memory or was killed for it.
+    OutOfMemory,
+    /// The model, a context or a session could not be loaded or opened.
+    Load,
+    /// The process died: a signal, an abort, an uncaught exception, a failed assertion.
+    Crash,
+}
+
+impl FailureClass {
+    pub fn key(self) -> &'static str {
+        match self {
+            FailureClass::Crash => "crash",
+            FailureClass::OutOfMemory => "oom",
+            FailureClass::Mismatch => "mismatch",
+            FailureClass::Load => "load",
+        }
+    }
+}
+
+/// Lines that look like failures and are not: MNN prints this on every first run (no tuning
+/// cache yet) and carries on.
+const BENIGN: &str = r"(?i)load cache file error\.?";
+
+/// Most specific first: a line takes the class of the first entry it matches.
+const PHRASES: &[(FailureClass, &str)] = &[
+    (
+        FailureClass::OutOfMemory,
+        r"(?i)\bout of (?:device |host )?memory\b|\boom[-_ ]?kill|\blowmemorykiller\b|std::bad_alloc|ErrorOutOfDeviceMemory|\bcannot allocate memory\b|\bkilled process \d+",
+    ),
+    (
+        FailureClass::Mismatch,
+        r"(?i)\bbackend type is\b|\bbackend\s+mismatch\b|\b(?:model|version|sdk|backend|arch)\b[^.;]{0,40}\bmismatch|\bincompatible\s+(?:model|backend|version|context)\b|fallback to cpu ep has been explicitly disabled|ret_check failure.{0,160}\(backend\)",
+    ),
+    (
+        FailureClass::Load,
+        r"(?i)\berror loading model\b|\bfailed to (?:load|open|read|mmap) (?:the )?model\b|\bfailure to initialize model\b|\bfailed to create (?:the )?(?:dialog|session|context|interpreter|engine|model|llm)\b|\bcould not create context\b|\bcreate from binary failed\b|\bunable to find a valid interface\b|\bgetqnninterface failed\b|\bcalculator::open\(\) for node\b[^.]{0,80}\bfailed\b|\bcalculatorgraph::run\(\) failed\b|\binitialization failed\b|\bcannot open lib\w*|\bmap error\b|\bfailed to initialize (?:the )?(?:backend|session|model|runtime|delegate|engine)\b|\bunable to (?:load|open) (?:the )?model\b|\bmodel (?:load(?:ing)?|init(?:ialization)?) failed\b",
+    ),
+    (
+        FailureClass::Crash,
+        r"(?i)\bsegmentation fault\b|\bsig(?:segv|abrt|bus|ill|fpe)\b|\bfatal signal \d+|\baborted\b(?:\s*\(core dumped\))?\s*$|\bcore dumped\b|^\s*(?:\[\d+\]\s+)?\d*\s*abort\s+\S|terminate called after throwing|\bassertion\b[^.]{0,120}\bfailed\b|\bggml_assert\b|\bfatal exception\b|traceback \(most recent call last\)|\bpanicked at\b|\bcheck failed\b|\bret_check failure\b|\bunhandled exception\b",
+    ),
+];
+
+/// Words at least one of which every entry of [`PHRASES`] contains (ASCII case-insensitive); the
+/// log gate passes only lines that hold one. A test checks the table against them.
+pub const KEYWORDS: &[&str] = &[
+    "memory",
+    "oom",
+    "bad_alloc",
+    "killed process",
+    "mismatch",
+    "backend type",
+    "incompatible",
+    "explicitly disabled",
+    "segmentation",
+    "sig",
+    "abort",
+    "core dumped",
+    "terminate called",
+    "assert",
+    "exception",
+    "traceback",
+    "panicked",
+    "check fail",
+    "ret_check",
+    "fail",
+    "error loading",
+    "could not create",
+    "valid interface",
+    "cannot open lib",
+    "map error",
+    "unable to",
+];
+
+struct Compiled {
+    keywords: AhoCorasick,
+    benign: Regex,
+    phrases: RegexSet,
+}
+
+fn compiled() -> &'static Compiled {
+    static C: OnceLock<Compiled> = OnceLock::new();
+    C.get_or_init(|| Compiled {
+        keywords: AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(KEYWORDS)
+            .expect("keywords compile"),
+        benign: Regex::new(BENIGN).expect("benign phrase compiles"),
+        phrases: RegexSet::new(PHRASES.iter().map(|(_, p)| *p)).expect("phrase table compiles"),
+    })
+}
+
+/// Classifies a bare message (wrapper already removed); `None` if it reports no failure.
+pub fn classify(message: &str) -> Option<FailureClass> {
+    let c = compiled();
+    if !c.keywords.is_match(message) {
+        return None;
+    }
+    // MNN glues its benign cache warning to other messages ("...APILoad Cache file error.").
+    let cleaned = c.benign.replace_all(message, "");
+    let first = c.phrases.matches(&cleaned).into_iter().next()?;
+    Some(PHRASES[first].0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fires_on_real_wording() {
+        use FailureClass::*;
+        let cases = [
+            ("Segmentation fault (core dumped)", Crash),
+            ("load ../MNN/model7b/llm.mnn ... Map error ptrCL == nullptr ", Load),
+            ("Aborted (core dumped)", Crash),
+            ("[1]    23013 abort      ./bin/llama-cli -ngl 33 -m ../Phi-3-mini-4k-instruct-q4.gguf -i -cnv", Crash),
+            ("llama_model_load: error loading model: Unsupported device", Load),
+            ("llama_load_model_from_file: failed to load model", Load),
+            ("[ERROR] \"Could not create context from binary for context index = 0 : err 1009\"", Load),
+            ("[ERROR] \"Unable to find a valid interface.\"", Load),
+            ("Failure to initialize model", Load),
+            ("Calculator::Open() for node \"LlmGpuCalculator\" failed: Please use a tensorflow lite model with gpu backend type, while the current model's backend type is: cpu", Mismatch),
+            ("llm_inference_engine_cpu.cc:263] Failed to create session: INTERNAL: ; RET_CHECK failure (third_party/odml/infra/genai/inference/executor/llm_inference_engine_cpu.cc:263) (backend)==(\"cpu\")", Mismatch),
+            ("llm_engine.cc:68] NOT_FOUND: ValidatedGraphConfig Initialization failed.", Load),
+            ("org.apache.tvm.Base$TVMError: InternalError: Check failed: (m_libHandler != nullptr) is false: Error! Cannot open libOpenCL!", Load),
+            ("FATAL EXCEPTION: main", Crash),
+            ("QNNBackend.cpp:1899: int MNN::QNN::QnnBackend::getTensorIdx(const MNN::Tensor*) const: Assertion `res' failed.", Crash),
+            ("This session contains graph nodes that are assigned to the default CPU EP, but fallback to CPU EP has been explicitly disabled by the user.", Mismatch),
+            ("Out of memory: Killed process 12345 (llama-cli) total-vm:8123456kB", OutOfMemory),
+            ("lowmemorykiller: Kill 'com.example.llm' (12034), uid 10123, oom_score_adj 0 to free 4123456kB", OutOfMemory),
+            ("ggml_vulkan: Device memory allocation of size 4294967296 failed. ErrorOutOfDeviceMemory", OutOfMemory),
+            ("Fatal signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0 in tid 8840 (llama-android)", Crash),
+        ];
+        for (msg, class) in cases {
+            assert_eq!(classify(msg), Some(class), "{msg}");
+        }
+    }
+
+    #[test]
+    fn stays_quiet_on_benign_lines() {
+        for msg in [
+            "Load Cache file error.",
+            "llama_perf_context_print:        eval time =    9421.45 ms /   127 runs",
+            "main: error = 0",
+            "ggml_vulkan: Found 1 Vulkan devices:",
+            "compat: no q4_0 dot-product kernel for this CPU, dequantizing q4_0 weights to f16 at load",
+            "system_info: n_threads = 8 / 8 | CPU : NEON = 1 | ARM_FMA = 1 |",
+            "llm_load_tensors: CPU_REPACK model buffer size = 3926.81 MiB",
+            "I/tflite: Initialized TensorFlow Lite runtime.",
+            "E/libEGL: validate_display:99 error 3008 (EGL_BAD_DISPLAY)",
+        ] {
+            assert_eq!(classify(msg), None, "{msg}");
+        }
+        assert_eq!(
+            classify("[Warning]: No QnnDevice_getPlatformInfo APILoad Cache file error."),
+            None
+        );
+    }
+
+    #[test]
+    fn every_phrase_needs_a_keyword() {
+        let probes = [
+            "Segmentation fault",
+            "Map error",
+            "error loading model",
+            "backend type is",
+            "out of memory",
+            "Fatal signal 6",
+            "Traceback (most recent call last)",
+            "Unable to find a valid interface",
+        ];
+        let c = compiled();
+        for p in probes {
+            assert!(c.keywords.is_match(p), "{p}");
+        }
+    }
+}

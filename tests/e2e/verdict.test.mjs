@@ -1,0 +1,136 @@
+// The answer comes first: for each kind of case, the verdict's headline is on the first screen
+// at desktop and phone size, names the right first cause with its numbers, and no sample makes
+// the page scroll sideways on a 390 px phone.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ROOT, serve, launch, openPage } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const SIZES = [[1280, 800], [390, 844]];
+
+const CASES = [
+  {
+    name: 'the demo',
+    files: 'example',
+    cause: 'build',
+    numbers: [/0\.57 tok\/s/],
+  },
+  {
+    name: 'the seed-000 compare pair',
+    files: ['samples/compare/seed000-device-a.logcat.txt', 'samples/compare/seed000-device-b.logcat.txt'],
+    cause: 'build',
+    numbers: [/0\.57 tok\/s/, /23\.5×/, /13\.4 tok\/s/, /1\.8×/],
+    gap: '23.5',
+  },
+  {
+    name: 'a little-cores trace with its cpuinfo',
+    files: ['samples/traces/llama-little-cores.perf.txt', 'samples/traces/llama-little-cores.cpuinfo.txt'],
+    cause: 'threads',
+    numbers: [/\d+(\.\d)?×/],
+  },
+  {
+    name: 'a thermal-wall telemetry run with its log',
+    files: ['samples/telemetry-runs/thermal-wall.csv', 'samples/telemetry-runs/thermal-wall.llama-cli.log'],
+    cause: 'power',
+    numbers: [/12\.6 tok\/s/, /1\.4×/],
+  },
+  {
+    name: 'a healthy run',
+    files: ['samples/traces/healthy.perf.txt'],
+    cause: null,
+    numbers: [/No known cause/, /100% of their time on the fast cores/],
+  },
+];
+
+/** Analyzes `files` and waits until every file is read (the report re-renders until then). */
+async function analyze(page, files) {
+  const n = files === 'example' ? 1 : files.length;
+  if (files === 'example') await page.click('#example');
+  else await page.setInputFiles('#file-input', files.map((f) => join(ROOT, f)));
+  await page.waitForFunction((count) => document.querySelector('#cancel').hidden
+    && document.querySelector('#status').textContent.includes(String(count))
+    && document.querySelector('#verdict-headline'), n);
+}
+
+for (const c of CASES) {
+  for (const [width, height] of SIZES) {
+    test(`${c.name}: the verdict is on the first screen at ${width}×${height}`, async () => {
+      const { page, context, errors } = await openPage(browser, server.url);
+      await page.setViewportSize({ width, height });
+      await analyze(page, c.files);
+      // Read in one go: a late re-render may replace the node between two calls.
+      const { top, bottom, text } = await page.evaluate(() => {
+        const h = document.querySelector('#verdict-headline');
+        const r = h.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, text: h.textContent };
+      });
+      assert.ok(top >= 0 && bottom <= height, `headline spans ${top}–${bottom} px of ${height}`);
+      for (const n of c.numbers) assert.match(text, n);
+      const first = page.locator('.verdict-causes li').first();
+      if (c.cause) {
+        assert.equal(await first.getAttribute('data-cause'), c.cause);
+        const title = await first.locator('a').textContent();
+        assert.ok(text.includes(title), `the headline names the first cause "${title}": ${text}`);
+        // The cause's cards sit under it, and only the lead card opens its details.
+        const cards = page.locator(`#cause-${c.cause} .finding`);
+        assert.ok(await cards.count() >= 1);
+        assert.equal(await page.locator('#findings .finding-more[open]').count(), 1);
+      } else {
+        const serious = await page.locator('.verdict-causes li:not([data-severity="info"])').count();
+        assert.equal(serious, 0, 'a healthy run lists no warning or critical cause');
+      }
+      if (c.gap) assert.equal(await page.locator('.verdict-gap').getAttribute('data-gap'), c.gap);
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+  }
+}
+
+test('the Chinese page renders the verdict from the catalogue', async () => {
+  const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
+  await analyze(page, CASES[1].files);
+  const text = await page.locator('#verdict-headline').textContent();
+  assert.match(text, /慢 23\.5 倍/);
+  assert.match(text, /首要原因：构建、算子与量化路径/);
+  assert.doesNotMatch(text, /First cause|decodes at/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('no sample makes the page scroll sideways at 390 px', async () => {
+  const dirs = ['compare', 'demo', 'logs', 'negative', 'telemetry', 'telemetry-runs', 'traces', 'invalid', 'encodings'];
+  const wide = [];
+  let n = 0;
+  for (const d of dirs) {
+    for (const f of (await readdir(join(ROOT, 'samples', d))).sort()) {
+      const { page, context, errors } = await openPage(browser, server.url);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.setInputFiles('#file-input', join(ROOT, 'samples', d, f));
+      await page.waitForFunction(() => document.querySelector('#cancel').hidden
+        && !document.querySelector('#results').hidden);
+      // Charts draw on the next frames.
+      await page.waitForTimeout(100);
+      const w = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (w > 390) wide.push(`${d}/${f}: ${w} px`);
+      assert.deepEqual(errors, [], `${d}/${f}`);
+      n += 1;
+      await context.close();
+    }
+  }
+  assert.ok(n > 40, `${n} samples`);
+  assert.deepEqual(wide, []);
+});
