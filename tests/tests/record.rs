@@ -322,10 +322,12 @@ fn every_shell_records_every_changing_value() {
                 (k.parse().unwrap(), uptime(t))
             })
             .collect();
-        let done_by = |t: f64| {
+        // /proc/uptime ticks in 10 ms: a step stamped in the same tick as a sample may have
+        // finished after the sample began. `slack` widens the bound the safe way for each side.
+        let done_by = |t: f64, slack: f64| {
             steps
                 .iter()
-                .filter(|s| s.1 <= t)
+                .filter(|s| s.1 + slack <= t)
                 .map(|s| s.0)
                 .max()
                 .unwrap_or(0)
@@ -336,8 +338,10 @@ fn every_shell_records_every_changing_value() {
         for (i, (t, lines)) in ss.iter().enumerate() {
             // A value read during a sample is at least the step finished before it began, and at
             // most the step being written when the next sample began.
-            let lo = done_by(*t);
-            let hi = ss.get(i + 1).map_or(8, |n| (done_by(n.0) + 1).min(8));
+            let lo = done_by(*t, 0.015);
+            let hi = ss
+                .get(i + 1)
+                .map_or(8, |n| (done_by(n.0, -0.015) + 1).min(8));
             seen.extend(check_sample(lines, lo, hi, name, *t));
         }
         seen.sort_unstable();
