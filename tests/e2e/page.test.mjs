@@ -83,7 +83,7 @@ test('an unknown binary file gets a clear error and the other files are still an
   assert.match(await png.textContent(), /llama\.cpp/, 'the error says what tokscope accepts');
   const bin = page.locator('#inputs li[data-input="model-shard.bin"] .problem.error');
   assert.match(await bin.textContent(), /model-shard\.bin is binary data/);
-  assert.equal(await page.locator('#inputs li').count(), 3);
+  assert.equal(await page.locator('#inputs > li').count(), 3);
   assert.deepEqual(errors, []);
   assertOwnOrigin(requests);
   await context.close();

@@ -80,7 +80,7 @@ async function analyzeAndShare(files, { raw = false } = {}) {
   await opened.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin });
   await opened.page.setInputFiles('#file-input', files);
   await opened.page.locator('#findings .finding').first().waitFor();
-  await opened.page.waitForFunction((n) => document.querySelectorAll('#inputs li').length === n, files.length);
+  await opened.page.waitForFunction((n) => document.querySelectorAll('#inputs > li').length === n, files.length);
   if (raw) await opened.page.check('#share-raw');
   await opened.page.click('#share');
   await opened.page.locator('#share-url').waitFor({ state: 'visible' });
@@ -114,7 +114,7 @@ test('a share link opens in a fresh context with the same findings and evidence,
   await b.page.waitForSelector('body[data-shared="true"]');
   assert.match(await b.page.textContent('#shared-banner'), /shared report: the original files are not included/i);
   assert.deepEqual(await shownFindings(b.page), sent);
-  assert.deepEqual(await b.page.$$eval('#inputs li', (l) => l.map((li) => li.dataset.input)),
+  assert.deepEqual(await b.page.$$eval('#inputs > li', (l) => l.map((li) => li.dataset.input)),
     files.map((f) => f.split('/').pop()));
   // The receiver's JSON export is the sender's report (the chart series as downsampled).
   const gotJson = JSON.parse((await downloadText(b.page, '#export-json')).text);
@@ -133,7 +133,7 @@ test('a share link opens in a fresh context with the same findings and evidence,
   // Read-only: no raw-input option, and dropping a file of one's own leaves the shared view.
   assert.equal(await b.page.isVisible('.share-raw'), false);
   await b.page.setInputFiles('#file-input', ZH_LOG);
-  await b.page.waitForFunction(() => !document.body.dataset.shared && document.querySelectorAll('#inputs li').length === 1);
+  await b.page.waitForFunction(() => !document.body.dataset.shared && document.querySelectorAll('#inputs > li').length === 1);
   assert.equal(await b.page.isHidden('#shared-banner'), true);
   assert.equal(new URL(b.page.url()).hash, '');
   assert.deepEqual(a.errors, []);

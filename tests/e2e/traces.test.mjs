@@ -91,7 +91,7 @@ test('a binary perf.data is read in the page', async () => {
   const { page, context, errors } = await openPage(browser, server.url);
   await page.setInputFiles('#file-input', PERF_DATA);
   await page.locator('#sched-timeline-0').waitFor();
-  assert.equal(await page.locator('#inputs li').first().getAttribute('data-kind'), 'perf-data');
+  assert.equal(await page.locator('#inputs > li').first().getAttribute('data-kind'), 'perf-data');
   assert.ok(await page.locator('#sched table.residency tbody tr').count() >= 4);
   assert.deepEqual(errors, []);
   await context.close();

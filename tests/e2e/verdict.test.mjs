@@ -61,8 +61,11 @@ async function analyze(page, files) {
   const n = files === 'example' ? 1 : files.length;
   if (files === 'example') await page.click('#example');
   else await page.setInputFiles('#file-input', files.map((f) => join(ROOT, f)));
+  // The status turns to "done" at the last file-done, just before that file's report arrives:
+  // wait for the report that lists every input too.
   await page.waitForFunction((count) => document.querySelector('#cancel').hidden
     && document.querySelector('#status').textContent.includes(String(count))
+    && document.querySelectorAll('#inputs > li').length === count
     && document.querySelector('#verdict-headline'), n);
 }
 
