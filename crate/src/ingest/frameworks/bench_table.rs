@@ -211,9 +211,12 @@ fn headerless_columns(cells: &[&str], pipe: bool) -> Columns {
                 && c.split(',').all(|d| {
                     let d = d.trim();
                     names.iter().any(|n| {
+                        // `get`: a cell may hold any text, and a byte count can land inside
+                        // a character (a fuzz find).
                         d.len() > n.len()
-                            && d[..n.len()].eq_ignore_ascii_case(n)
-                            && d[n.len()..].chars().all(|ch| ch.is_ascii_digit())
+                            && d.get(..n.len()).is_some_and(|p| p.eq_ignore_ascii_case(n))
+                            && d.get(n.len()..)
+                                .is_some_and(|r| r.chars().all(|ch| ch.is_ascii_digit()))
                     })
                 })
         })
