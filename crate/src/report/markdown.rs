@@ -170,14 +170,7 @@ fn render_verdict(v: &super::verdict::VerdictReport, lang: Lang, out: &mut Strin
     }
     for (n, c) in v.causes.iter().enumerate() {
         let sev = t(&format!("severity.{}", c.severity.key()));
-        let impact = match c.impact.factor {
-            Some(x) => format!(
-                "{} ~{}×",
-                t("ui.verdict.impact"),
-                crate::diagnose::verdict::fmt_factor(x)
-            ),
-            None => t("ui.verdict.impact.unsized"),
-        };
+        let impact = super::verdict::impact_label(lang, &c.impact);
         let ids: Vec<String> = c.findings.iter().map(|i| code(i)).collect();
         let _ = writeln!(
             out,

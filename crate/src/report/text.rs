@@ -177,14 +177,7 @@ fn render_verdict(v: &super::verdict::VerdictReport, lang: Lang, out: &mut Strin
     }
     for (n, c) in v.causes.iter().enumerate() {
         let sev = t(&format!("severity.{}", c.severity.key()));
-        let impact = match c.impact.factor {
-            Some(x) => format!(
-                "{} ~{}×",
-                t("ui.verdict.impact"),
-                crate::diagnose::verdict::fmt_factor(x)
-            ),
-            None => t("ui.verdict.impact.unsized"),
-        };
+        let impact = super::verdict::impact_label(lang, &c.impact);
         let _ = writeln!(out, "  {}. [{sev}] {} — {impact}", n + 1, c.title);
         let _ = writeln!(out, "     {}", c.impact.basis);
         let _ = writeln!(out, "     {}", c.findings.join(", "));

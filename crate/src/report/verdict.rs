@@ -70,6 +70,18 @@ pub struct GapReport {
 }
 
 /// Renders a phrase: `@key` parameters are catalogue texts, `@a|@b` lists of them.
+/// "estimated impact ~1.7×", or "impact not sized": one wording for the CLI text and Markdown.
+pub fn impact_label(lang: Lang, impact: &Impact) -> String {
+    match impact.factor {
+        Some(x) => format!(
+            "{} ~{}×",
+            catalogue::text(lang, "ui.verdict.impact", &[]),
+            fmt_factor(x)
+        ),
+        None => catalogue::text(lang, "ui.verdict.impact.unsized", &[]),
+    }
+}
+
 pub fn phrase(lang: Lang, p: &Phrase) -> String {
     let resolved: Vec<(&str, String)> = p
         .params
