@@ -62,10 +62,12 @@ const PAIRS: &[(&str, &str, &str)] = &[
     ),
     ("ambient.csv", "healthy.csv", "thermal.ambient"),
     (
-        "undetermined-cap.csv",
+        "warm-undetermined-cap.csv",
         "thermal-wall.csv",
         "throttle.undetermined",
     ),
+    ("cool-cap.csv", "warm-undetermined-cap.csv", "power.wall"),
+    ("cool-cap.csv", "thermal-wall.csv", "power.wall"),
 ];
 
 #[test]
@@ -126,16 +128,54 @@ fn power_wall_cites_the_throttle_reason() {
     assert!(!ids("power-wall.nvidia-smi.csv").contains(&"thermal.wall".to_string()));
 }
 
+/// Seed 002 §4.1: cool sensors and a falling clock read as a power wall, said as the likely
+/// cause with its alternative and what would confirm it, one warning for the cluster.
+#[test]
+fn a_cool_cap_is_a_likely_power_wall_naming_its_alternative() {
+    let report = report_of(
+        &root().join("samples/telemetry-runs/cool-cap.csv"),
+        Lang::En,
+    );
+    let walls: Vec<&serde_json::Value> = report["findings"]
+        .as_array()
+        .map(|fs| fs.iter().filter(|f| f["id"] == "power.wall").collect())
+        .unwrap_or_default();
+    assert_eq!(walls.len(), 1, "one card for CPUs 6-7: {report}");
+    let f = walls[0];
+    assert_eq!(f["severity"], "warning");
+    let s = f["summary"].as_str().unwrap_or_default();
+    for needed in [
+        "likely",
+        "performance daemon",
+        "would confirm",
+        "CPU 6,7",
+        "−45%",
+    ] {
+        assert!(s.contains(needed), "{needed:?} missing from {s}");
+    }
+    let headline = report["verdict"]["headline"].as_str().unwrap_or_default();
+    assert!(headline.contains("Power wall"), "{headline}");
+    let zh = report_of(
+        &root().join("samples/telemetry-runs/cool-cap.csv"),
+        Lang::Zh,
+    );
+    assert!(
+        zh["findings"].to_string().contains("省电模式"),
+        "{}",
+        zh["findings"]
+    );
+}
+
 #[test]
 fn undetermined_says_what_is_missing() {
-    let f = finding("undetermined-cap.csv", "throttle.undetermined");
+    let f = finding("warm-undetermined-cap.csv", "throttle.undetermined");
     let s = f["summary"].as_str().unwrap_or_default();
     assert!(
-        s.contains("no power was recorded") && s.contains("29"),
+        s.contains("no power was recorded") && s.contains("76"),
         "{s}"
     );
     let zh = report_of(
-        &root().join("samples/telemetry-runs/undetermined-cap.csv"),
+        &root().join("samples/telemetry-runs/warm-undetermined-cap.csv"),
         Lang::Zh,
     );
     let text = zh["findings"].to_string();

@@ -148,6 +148,11 @@ pub fn fmt_factor(x: f64) -> String {
     }
 }
 
+/// Findings that show the slowdown happening rather than what causes it.
+fn is_symptom(id: &str) -> bool {
+    matches!(id, "thermal.sustained-decay")
+}
+
 /// The estimate one finding gives, with its basis.
 fn estimate(f: &Finding) -> Option<(f64, Phrase)> {
     let from_pct_lost = |pct: f64| (pct > 0.0 && pct < 100.0).then(|| 100.0 / (100.0 - pct));
@@ -273,17 +278,34 @@ pub fn build(ev: &Evidence, findings: &[Finding]) -> Verdict {
             .iter()
             .filter_map(|&i| estimate(&findings[i]).map(|e| (i, e)))
             .max_by(|a, b| a.1 .0.total_cmp(&b.1 .0));
-        c.lead = c.findings[0];
+        // The lead names the cause, so a finding that only observes the slowdown (a decay)
+        // gives way to one of the same severity that explains it (the wall behind the decay).
+        let explains = |i: &usize| !is_symptom(findings[*i].id);
+        let worst: Vec<usize> = c
+            .findings
+            .iter()
+            .copied()
+            .filter(|&i| findings[i].severity == c.severity)
+            .collect();
+        c.lead = worst
+            .iter()
+            .copied()
+            .find(explains)
+            .or(worst.first().copied())
+            .unwrap_or(c.findings[0]);
         if let Some((i, (x, basis))) = best {
             c.factor = Some(x);
             c.basis = basis;
-            if findings[i].severity == c.severity {
+            if findings[i].severity == c.severity && (explains(&i) || !explains(&c.lead)) {
                 c.lead = i;
             }
         }
     }
-    // The measurement goes last whatever its severity: it qualifies the numbers, it does not
-    // slow decoding.
+    // The measurement goes last, at info whatever its findings say: it qualifies the numbers,
+    // it does not slow decoding, and a warning badge below an info cause would misread as rank.
+    for c in causes.iter_mut().filter(|c| c.layer == Layer::Measure) {
+        c.severity = Severity::Info;
+    }
     causes.sort_by(|a, b| {
         let key = |c: &Cause| (c.layer == Layer::Measure, c.severity, c.layer);
         key(a)
@@ -561,6 +583,28 @@ mod tests {
         assert_eq!(v.causes[1].basis.key, "verdict.basis.threads-unsized");
         assert_eq!(v.headline[0].key, "verdict.lead.sized");
         assert!(v.gap.is_none());
+    }
+
+    #[test]
+    fn the_wall_behind_a_decay_leads_its_cause_and_measurement_ranks_as_info() {
+        let fs = vec![
+            finding(
+                "thermal.sustained-decay",
+                Severity::Warning,
+                &[("ratio_pct", "55")],
+            ),
+            finding("power.wall", Severity::Warning, &[("capped_pct", "45")]),
+            finding("load.slow", Severity::Warning, &[]),
+            finding("threads.all-cores", Severity::Info, &[]),
+        ];
+        let v = build(&Evidence::default(), &fs);
+        assert_eq!(v.causes[0].layer, Layer::Power);
+        assert_eq!(v.causes[0].lead, 1, "the wall names the cause");
+        // The factor is still the largest estimate (the decay's 1 / 0.55).
+        assert_eq!(v.causes[0].factor, Some(1.8));
+        let ids: Vec<&str> = v.causes.iter().map(|c| c.layer.id()).collect();
+        assert_eq!(ids, ["power", "threads", "measure"]);
+        assert_eq!(v.causes[2].severity, Severity::Info);
     }
 
     #[test]

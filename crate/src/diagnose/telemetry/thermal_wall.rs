@@ -7,8 +7,9 @@
 //! - thermal: a sensor within 10 °C of its class's throttle point (skin/battery 45 °C, die
 //!   90 °C, HBM 95 °C) after rising, or a sensor that rose ≥ 5 °C and leads the clock decline
 //!   (best lag ≥ 0 in the cross-correlation of temperature with −clock, r ≥ 0.6);
-//! - power: every sensor at least 15 °C from its throttle point, and the cap starts with the
-//!   load or power sits flat at a ceiling (spread ≤ 5 % while capped, at ≥ 90 % of its peak);
+//! - power: every sensor at least 15 °C from its throttle point. The cap starting with the load,
+//!   or power flat at a ceiling (spread ≤ 5 % while capped, at ≥ 90 % of its peak), confirms it;
+//!   with neither, the basis says it is the likely reading and what would confirm it;
 //! - otherwise undetermined, naming what is missing.
 
 use super::stats::{self, best_lag, change_points};
@@ -233,7 +234,9 @@ fn classify(ctx: &Ctx, d: &Domain, cap: &Cap) -> Finding {
         (Some(_), None) => "thermal.wall",
         (None, Some(_)) => "power.wall",
         (None, None) if thermal_evidence.is_some() => "thermal.wall",
-        (None, None) if cool && (cap.from_start || ceiling.is_some()) => "power.wall",
+        // Seed 002 §4.1: far from every throttle point yet the clock falls is the power wall's
+        // signature; without a flag or a flat rail it stays "likely" (the basis says so).
+        (None, None) if cool => "power.wall",
         _ => "throttle.undetermined",
     };
     let peak = d.peak;
@@ -285,7 +288,8 @@ fn classify(ctx: &Ctx, d: &Domain, cap: &Cap) -> Finding {
                 (None, Some((med, ceil, rail))) => {
                     format!("{rail} {} W / {} W", num(med / 1e3, 1), num(ceil / 1e3, 1))
                 }
-                (None, None) => "@telemetry.basis.from-start".into(),
+                (None, None) if cap.from_start => "@telemetry.basis.from-start".into(),
+                (None, None) => "@telemetry.basis.cool-only".into(),
             };
             if let Some((med, _, rail)) = &ceiling {
                 quote.push_str(&format!("; {rail} {} W", num(med / 1e3, 1)));
