@@ -194,7 +194,7 @@ function renderInputs(inputs) {
   list.replaceChildren();
   for (const input of inputs) {
     const kind = input.kind ? t(`kind.${input.kind}`) : '';
-    const meta = [kind, input.framework_label, t('ui.input.size', { bytes: input.bytes, lines: input.lines })]
+    const meta = [kind, input.framework_label, t('ui.input.size', { size: input.size, lines: input.lines })]
       .filter(Boolean)
       .join(' · ');
     const li = el('li', { 'data-input': input.name, 'data-kind': input.kind ?? '' },

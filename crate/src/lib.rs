@@ -22,6 +22,7 @@ pub mod catalogue;
 pub mod chart;
 pub mod diagnose;
 pub mod evidence;
+pub mod figures;
 pub mod ingest;
 pub mod kernel;
 pub mod report;

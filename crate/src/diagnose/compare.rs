@@ -3,9 +3,10 @@
 //! speed gap is a finding, the likeliest causes first (fallbacks, expanded weights, quant,
 //! missing instructions, then backend, threads, model file, build).
 
-use super::run_facts::{decode_tok_s, fmt, gb_of_mib, input_of, run_ref, weight_mib};
+use super::run_facts::{decode_tok_s, fmt, input_of, run_ref, weight_mib};
 use super::{EvidenceRef, Finding, Severity};
 use crate::evidence::{Evidence, InputId, Run};
+use crate::figures::{size, size_of_mib};
 
 pub const IDS: &[&str] = &[
     "compare.decode-gap",
@@ -148,12 +149,12 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                     "compare.weights",
                     Severity::Critical,
                     vec![
-                        ("a_gb", gb_of_mib(wa)),
-                        ("b_gb", gb_of_mib(wb)),
+                        ("a_size", size_of_mib(wa)),
+                        ("b_size", size_of_mib(wb)),
                         ("ratio", fmt(wb / wa)),
                     ],
-                    format!("weights {} GB", gb_of_mib(wa)),
-                    format!("weights {} GB", gb_of_mib(wb)),
+                    format!("weights {}", size_of_mib(wa)),
+                    format!("weights {}", size_of_mib(wb)),
                 );
             }
         }
@@ -213,16 +214,13 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             _ => false,
         };
         if size_differs {
-            let gb = |r: &Run| {
-                r.model_bytes
-                    .map_or_else(String::new, |m| format!("{:.2}", m as f64 / 1e9))
-            };
+            let gb = |r: &Run| r.model_bytes.map_or_else(String::new, |m| size(m as f64));
             push(
                 "compare.model",
                 Severity::Warning,
-                vec![("a_gb", gb(a)), ("b_gb", gb(b))],
-                format!("model file {} GB", gb(a)),
-                format!("model file {} GB", gb(b)),
+                vec![("a_size", gb(a)), ("b_size", gb(b))],
+                format!("model file {}", gb(a)),
+                format!("model file {}", gb(b)),
             );
         }
         if let (Some(xa), Some(xb)) = (&a.build, &b.build) {

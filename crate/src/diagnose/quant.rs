@@ -1,9 +1,10 @@
 //! `quant.weights-expanded`: the run holds far more weight memory than its quant promises.
-//! A 7B int4 model is about 3.5–4 GB; 7 GB or more means the weights sit in memory as fp16.
+//! A 7B int4 model is about 3.5–4 GiB; 7 GiB or more means the weights sit in memory as fp16.
 
-use super::run_facts::{framework_label, gb_of_mib, quant_bits, run_ref, weight_mib};
+use super::run_facts::{framework_label, quant_bits, run_ref, weight_mib};
 use super::{Finding, Severity};
 use crate::evidence::Evidence;
+use crate::figures::size_of_mib;
 
 pub const IDS: &[&str] = &["quant.weights-expanded"];
 
@@ -45,8 +46,8 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             params: vec![
                 ("framework", framework_label(run)),
                 ("quant", quant.to_string()),
-                ("resident_gb", gb_of_mib(resident)),
-                ("expected_gb", gb_of_mib(expected)),
+                ("resident", size_of_mib(resident)),
+                ("expected", size_of_mib(expected)),
                 ("ratio", format!("{ratio:.1}")),
                 ("bits", format!("{:.0}", (bits * ratio).min(32.0))),
             ],

@@ -144,11 +144,6 @@ pub fn fmt(v: f64) -> String {
     }
 }
 
-/// GB (10^9 bytes, as phones and the seeds count them) from MiB.
-pub fn gb_of_mib(mib: f64) -> String {
-    format!("{:.1}", mib * 1024.0 * 1024.0 / 1e9)
-}
-
 /// The run's framework as the user knows it.
 pub fn framework_label(run: &Run) -> String {
     run.framework

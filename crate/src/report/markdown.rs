@@ -30,10 +30,7 @@ pub fn render(report: &Report) -> String {
         let size = catalogue::text(
             lang,
             "ui.input.size",
-            &[
-                ("bytes", &i.bytes.to_string()),
-                ("lines", &i.lines.to_string()),
-            ],
+            &[("size", &i.size), ("lines", &i.lines.to_string())],
         );
         let meta: Vec<&str> = [
             Some(kind.as_str()),

@@ -100,6 +100,9 @@ pub struct InputReport {
     pub framework_label: Option<String>,
     /// Bytes as given (compressed, for a gzipped input).
     pub bytes: u64,
+    /// `bytes` as a reader writes it (`5.79 KiB`), so every renderer shows the same figure.
+    #[serde(default)]
+    pub size: String,
     pub lines: u64,
     /// `utf-8`, `utf-8-bom`, `utf-16le`, `utf-16be` or `gb18030`; absent for rejected inputs.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -336,6 +339,7 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
         framework: facts.framework,
         framework_label: facts.framework.map(|f| f.label().to_string()),
         bytes: facts.bytes,
+        size: crate::figures::size(facts.bytes as f64),
         lines: facts.lines,
         encoding: facts.encoding,
         compression: facts.compression.map(str::to_string),

@@ -30,10 +30,7 @@ pub fn render(report: &Report) -> String {
         let size = catalogue::text(
             lang,
             "ui.input.size",
-            &[
-                ("bytes", &i.bytes.to_string()),
-                ("lines", &i.lines.to_string()),
-            ],
+            &[("size", &i.size), ("lines", &i.lines.to_string())],
         );
         let _ = writeln!(out, "  {} — {kind}{fw} — {size}", i.name);
         for p in &i.problems {

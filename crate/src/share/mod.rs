@@ -289,8 +289,17 @@ pub fn decode(link: &str) -> Result<Shared, ShareError> {
     if let Some(r) = value.get_mut("report") {
         texts::restore(r);
     }
-    let shared: Shared =
+    let mut shared: Shared =
         serde_json::from_value(value).map_err(|e| ShareError::BadShape(e.to_string()))?;
+    // Links written before inputs carried their size, or trimmed to fit, still show one.
+    for i in shared
+        .report
+        .inputs
+        .iter_mut()
+        .filter(|i| i.size.is_empty())
+    {
+        i.size = crate::figures::size(i.bytes as f64);
+    }
     if shared.report.schema != SCHEMA_VERSION {
         return Err(ShareError::WrongVersion(format!(
             "report schema {}",
