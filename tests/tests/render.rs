@@ -88,3 +88,204 @@ fn leftovers_finds_placeholders_and_nothing_else() {
     assert_eq!(leftovers("CPUs {cpus} of {group}"), ["{cpus}", "{group}"]);
     assert!(leftovers("a JSON {\"n\": 1} and {} and {Not}").is_empty());
 }
+
+/// The text of an input as tokscope reads it (gzip inflated), lowercased, to tell the input's
+/// own words from words tokscope wrote.
+fn input_text(path: &std::path::Path) -> String {
+    use std::io::Read;
+    let bytes = std::fs::read(path).expect("sample");
+    let mut text = Vec::new();
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let _ = flate2::read::GzDecoder::new(&bytes[..]).read_to_end(&mut text);
+    } else {
+        text = bytes;
+    }
+    let utf16 = |le: bool| -> String {
+        let units: Vec<u16> = text[2..]
+            .chunks_exact(2)
+            .map(|b| {
+                if le {
+                    u16::from_le_bytes([b[0], b[1]])
+                } else {
+                    u16::from_be_bytes([b[0], b[1]])
+                }
+            })
+            .collect();
+        String::from_utf16_lossy(&units)
+    };
+    match text.get(..2) {
+        Some([0xff, 0xfe]) => utf16(true),
+        Some([0xfe, 0xff]) => utf16(false),
+        _ => String::from_utf8_lossy(&text).into_owned(),
+    }
+    .to_lowercase()
+}
+
+/// Latin words that a Chinese text keeps as they are: units, and the names of tools, flags and
+/// fields as engineers type them.
+const TECHNICAL: &[&str] = &[
+    "mhz",
+    "ghz",
+    "khz",
+    "tok",
+    "ms",
+    "gib",
+    "mib",
+    "kib",
+    "gb",
+    "mw",
+    "ma",
+    "mv",
+    "cpu",
+    "cpus",
+    "gpu",
+    "npu",
+    "blas",
+    "theil",
+    "sen",
+    "mk",
+    "n_threads",
+    "dotprod",
+    "i8mm",
+    "sve",
+    "fp16",
+    "int4",
+    "int8",
+    "mmap",
+    "usb",
+    "trace",
+    "simpleperf",
+    "perf",
+    "sched_switch",
+    "sched_migrate_task",
+    "llama",
+    "cpp",
+    "csv",
+    "tegrastats",
+    "nvidia",
+    "smi",
+    // CPU flags tokscope looks for by name, often absent from logs that list only enabled ones.
+    "matmul_int8",
+    "avx_vnni",
+    "avx512",
+];
+
+/// English words in `text` that came from neither the inputs nor the list above.
+fn english_words(text: &str, inputs: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for word in text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.len() >= 2 && w.chars().any(|c| c.is_ascii_alphabetic()))
+    {
+        let w = word.to_lowercase();
+        let letters = w.chars().filter(|c| c.is_ascii_alphabetic()).count();
+        if letters < 2 || TECHNICAL.contains(&w.as_str()) || inputs.contains(&w) {
+            continue;
+        }
+        out.push(word.to_string());
+    }
+    out
+}
+
+/// Issue 13 §8: a Chinese report has no English that tokscope's code wrote — in the evidence
+/// it summarises, the labels it puts in titles and summaries, or the values it names. Words the
+/// inputs themselves hold (a sensor's name, a quoted log line) stay as they are, and so do the
+/// Latin-script terms the Chinese catalogue keeps (flags, commands).
+#[test]
+fn a_chinese_report_has_no_english_written_by_tokscope() {
+    let mut groups: Vec<Vec<std::path::PathBuf>> =
+        all_samples().into_iter().map(|p| vec![p]).collect();
+    // Pairs analysed together: the compare findings only exist across inputs.
+    for dir in ["compare", "demo"] {
+        groups.push(tokscope_tests::samples(dir));
+    }
+    // Words the Chinese catalogue itself keeps in Latin script (flags, commands, field names)
+    // are a translator's choice; what is checked is English that code put around them.
+    let catalogue: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("crate/src/catalogue.json")).expect("catalogue"),
+    )
+    .expect("catalogue parses");
+    let zh_catalogue: String = catalogue
+        .as_object()
+        .into_iter()
+        .flat_map(|o| o.values())
+        .filter_map(|v| v["zh"].as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+        .to_lowercase();
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for group in &groups {
+        let inputs: String = group
+            .iter()
+            .map(|p| input_text(p))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let names: String = group
+            .iter()
+            .map(|p| {
+                p.strip_prefix(root())
+                    .unwrap_or(p)
+                    .to_string_lossy()
+                    .to_lowercase()
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let known = format!("{inputs}\n{names}\n{zh_catalogue}");
+        let report = tokscope_tests::report_of_all(group, Lang::Zh);
+        let mut texts: Vec<(String, String)> = Vec::new();
+        for f in report["findings"].as_array().into_iter().flatten() {
+            let id = f["id"].as_str().unwrap_or("?");
+            for part in ["title", "summary", "explain", "fix"] {
+                texts.push((
+                    format!("{id} {part}"),
+                    f[part].as_str().unwrap_or("").to_string(),
+                ));
+            }
+            for e in f["evidence"].as_array().into_iter().flatten() {
+                texts.push((
+                    format!("{id} evidence"),
+                    e["quote"].as_str().unwrap_or("").to_string(),
+                ));
+            }
+        }
+        texts.push((
+            "verdict".into(),
+            report["verdict"]["headline"]
+                .as_str()
+                .unwrap_or("")
+                .to_string(),
+        ));
+        for (what, text) in texts {
+            checked += 1;
+            let words = english_words(&text, &known);
+            if !words.is_empty() {
+                bad.push(format!(
+                    "{} {what}: {:?} in \"{text}\"",
+                    group[0].strip_prefix(root()).unwrap_or(&group[0]).display(),
+                    words
+                ));
+            }
+        }
+    }
+    assert!(checked > 500, "only {checked} texts checked");
+    assert!(
+        bad.is_empty(),
+        "English in Chinese reports ({}):\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn english_words_skips_the_inputs_words_and_units() {
+    let inputs = "skin temp [°c]";
+    assert_eq!(
+        english_words(
+            "skin temp：t=600 秒时 3533 → 1958 MHz，running time",
+            inputs
+        ),
+        ["running", "time"]
+    );
+    assert!(english_words("解码 0.57 tok/s，仅一次", "").is_empty());
+}

@@ -5,6 +5,7 @@
 
 use super::run_facts::{decode_tok_s, fmt, input_of, run_ref, weight_mib};
 use super::{EvidenceRef, Finding, Severity};
+use crate::diagnose::Quote;
 use crate::evidence::{Evidence, InputId, Run};
 use crate::figures::{size, size_of_mib};
 
@@ -104,7 +105,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                         input: o.input,
                         lines: Some((o.line, o.line)),
                         time_s: None,
-                        quote: Some(q.clone()),
+                        quote: Some(Quote::Input(q.clone())),
                     })
                     .collect(),
                 lines: Vec::new(),
@@ -114,8 +115,8 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
         let mut push = |id: &'static str,
                         severity: Severity,
                         mut params: Vec<(&'static str, String)>,
-                        qa: String,
-                        qb: String| {
+                        qa: Quote,
+                        qb: Quote| {
             params.insert(0, ("a", name(ia)));
             params.insert(1, ("b", name(ib)));
             out.push(Finding {
@@ -138,8 +139,8 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                         ("b_tok_s", fmt(db)),
                         ("ratio", fmt(da / db)),
                     ],
-                    format!("decode {} tok/s", fmt(da)),
-                    format!("decode {} tok/s", fmt(db)),
+                    Quote::phrase("quote.decode", vec![("tok_s", fmt(da))]),
+                    Quote::phrase("quote.decode", vec![("tok_s", fmt(db))]),
                 );
             }
         }
@@ -153,8 +154,8 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                         ("b_size", size_of_mib(wb)),
                         ("ratio", fmt(wb / wa)),
                     ],
-                    format!("weights {}", size_of_mib(wa)),
-                    format!("weights {}", size_of_mib(wb)),
+                    Quote::phrase("quote.weights", vec![("size", size_of_mib(wa))]),
+                    Quote::phrase("quote.weights", vec![("size", size_of_mib(wb))]),
                 );
             }
         }
@@ -164,8 +165,8 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                     "compare.quant",
                     Severity::Critical,
                     vec![("a_quant", qa.clone()), ("b_quant", qb.clone())],
-                    format!("quant {qa}"),
-                    format!("quant {qb}"),
+                    Quote::phrase("quote.quant", vec![("quant", qa.to_string())]),
+                    Quote::phrase("quote.quant", vec![("quant", qb.to_string())]),
                 );
             }
         }
@@ -182,8 +183,8 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                 "compare.cpu-features",
                 Severity::Critical,
                 vec![("flags", list.clone())],
-                format!("{list} = 1"),
-                format!("{list} = 0"),
+                Quote::Input(format!("{list} = 1")),
+                Quote::Input(format!("{list} = 0")),
             );
         }
         if let (Some(ba), Some(bb)) = (&a.backend, &b.backend) {
@@ -192,8 +193,8 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                     "compare.backend",
                     Severity::Warning,
                     vec![("a_backend", ba.clone()), ("b_backend", bb.clone())],
-                    format!("backend {ba}"),
-                    format!("backend {bb}"),
+                    Quote::phrase("quote.backend", vec![("backend", ba.to_string())]),
+                    Quote::phrase("quote.backend", vec![("backend", bb.to_string())]),
                 );
             }
         }
@@ -204,8 +205,8 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                     "compare.threads",
                     Severity::Warning,
                     vec![("a_threads", ta.to_string()), ("b_threads", tb.to_string())],
-                    format!("n_threads = {ta}{}", hw(a)),
-                    format!("n_threads = {tb}{}", hw(b)),
+                    Quote::Input(format!("n_threads = {ta}{}", hw(a))),
+                    Quote::Input(format!("n_threads = {tb}{}", hw(b))),
                 );
             }
         }
@@ -219,8 +220,8 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                 "compare.model",
                 Severity::Warning,
                 vec![("a_size", gb(a)), ("b_size", gb(b))],
-                format!("model file {}", gb(a)),
-                format!("model file {}", gb(b)),
+                Quote::phrase("quote.model-file", vec![("size", gb(a))]),
+                Quote::phrase("quote.model-file", vec![("size", gb(b))]),
             );
         }
         if let (Some(xa), Some(xb)) = (&a.build, &b.build) {
@@ -229,8 +230,8 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                     "compare.build",
                     Severity::Info,
                     vec![("a_build", xa.clone()), ("b_build", xb.clone())],
-                    format!("build {xa}"),
-                    format!("build {xb}"),
+                    Quote::phrase("quote.build", vec![("build", xa.to_string())]),
+                    Quote::phrase("quote.build", vec![("build", xb.to_string())]),
                 );
             }
         }

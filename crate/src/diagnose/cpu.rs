@@ -4,6 +4,7 @@
 
 use super::run_facts::{framework_label, run_ref};
 use super::{Finding, Severity};
+use crate::diagnose::Quote;
 use crate::evidence::{Evidence, Run};
 
 pub const IDS: &[&str] = &[
@@ -74,7 +75,10 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             refs.push(run_ref(
                 ev,
                 run,
-                format!("{name} = 0; on: {}", on.join(", ")),
+                Quote::phrase(
+                    "quote.cpu.flag-off",
+                    vec![("flag", name.to_string()), ("on", on.join(", "))],
+                ),
             ));
             first.get_or_insert((run, name));
         }

@@ -2,6 +2,7 @@
 //! line it was seen on.
 
 use super::{EvidenceRef, Finding, InputLines, Severity};
+use crate::diagnose::Quote;
 use crate::evidence::{Evidence, FallbackGroup};
 use crate::ingest::fallback_phrases::FallbackClass;
 
@@ -36,7 +37,7 @@ fn finding(ev: &Evidence, g: &FallbackGroup) -> Finding {
         .and_then(|o| ev.inputs.get(o.input))
         .map(|i| {
             i.framework
-                .map_or_else(|| i.name.clone(), |f| f.label().to_string())
+                .map_or_else(|| i.name.clone(), super::run_facts::framework_param)
         })
         .unwrap_or_default();
     let mut lines: Vec<InputLines> = Vec::new();
@@ -56,7 +57,7 @@ fn finding(ev: &Evidence, g: &FallbackGroup) -> Finding {
             input: at.input,
             lines: Some((at.line, at.line)),
             time_s: None,
-            quote: Some(quote.clone()),
+            quote: Some(Quote::Input(quote.clone())),
         })
         .collect();
     Finding {

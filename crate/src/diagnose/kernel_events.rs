@@ -2,6 +2,7 @@
 //! quoted (first and last time, the first lines, every line number).
 
 use super::{EvidenceRef, InputLines};
+use crate::diagnose::Quote;
 use crate::evidence::{Evidence, KernelEvent, KernelEventKind};
 
 /// Events quoted as evidence; the line list still names all of them.
@@ -37,7 +38,7 @@ pub fn episode(_ev: &Evidence, events: &[&KernelEvent]) -> Episode {
             // The line locates the event; the time is in the summary (a boot offset is not on
             // the telemetry axis, so it is not given as a time range).
             time_s: None,
-            quote: Some(e.text.clone()),
+            quote: Some(Quote::Input(e.text.clone())),
         })
         .collect();
     let mut lines: Vec<InputLines> = Vec::new();

@@ -2,6 +2,7 @@
 
 use super::run_facts::{fmt, framework_label, run_ref};
 use super::{Finding, Severity};
+use crate::diagnose::Quote;
 use crate::evidence::Evidence;
 
 pub const IDS: &[&str] = &["load.slow"];
@@ -22,7 +23,11 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                     ("seconds", fmt(ms / 1000.0)),
                 ],
                 count: None,
-                evidence: vec![run_ref(ev, run, format!("load time = {ms:.2} ms"))],
+                evidence: vec![run_ref(
+                    ev,
+                    run,
+                    Quote::Input(format!("load time = {ms:.2} ms")),
+                )],
                 lines: Vec::new(),
                 lines_truncated: false,
             })

@@ -6,6 +6,7 @@
 
 use super::run_facts::{decode_tok_s, fmt, framework_label, input_of, prefill_tok_s, run_ref};
 use super::{Finding, Severity};
+use crate::diagnose::Quote;
 use crate::evidence::{Evidence, Run};
 
 pub const IDS: &[&str] = &[
@@ -21,7 +22,7 @@ fn finding(
     run: &Run,
     ev: &Evidence,
     params: Vec<(&'static str, String)>,
-    quote: String,
+    quote: Quote,
 ) -> Finding {
     let mut p = vec![("framework", framework_label(run))];
     p.extend(params);
@@ -65,7 +66,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                     run,
                     ev,
                     vec![("test", b.test.clone()), ("tok_s", fmt(b.tok_s))],
-                    format!("{}: {} tok/s", b.test, fmt(b.tok_s)),
+                    Quote::Input(format!("{}: {} tok/s", b.test, fmt(b.tok_s))),
                 ));
             }
         }
@@ -89,10 +90,9 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                         ("median", fmt(m)),
                         ("runs", timed.len().to_string()),
                     ],
-                    format!(
-                        "decode {} tok/s; median of the others {} tok/s",
-                        fmt(first),
-                        fmt(m)
+                    Quote::phrase(
+                        "quote.measure.first-run",
+                        vec![("first", fmt(first)), ("median", fmt(m))],
                     ),
                 ));
             }
@@ -105,7 +105,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                 run,
                 ev,
                 vec![("tok_s", fmt(tok_s))],
-                format!("decode {} tok/s, once", fmt(tok_s)),
+                Quote::phrase("quote.measure.once", vec![("tok_s", fmt(tok_s))]),
             ));
         }
     }
@@ -144,10 +144,9 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                         ("blas_decode", fmt(da)),
                         ("plain_decode", fmt(db)),
                     ],
-                    format!(
-                        "BLAS = 1: prefill {} tok/s, decode {} tok/s",
-                        fmt(pa),
-                        fmt(da)
+                    Quote::phrase(
+                        "quote.measure.blas",
+                        vec![("prefill", fmt(pa)), ("decode", fmt(da))],
                     ),
                 ));
             }

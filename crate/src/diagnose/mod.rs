@@ -57,7 +57,35 @@ pub struct EvidenceRef {
     pub input: InputId,
     pub lines: Option<(u64, u64)>,
     pub time_s: Option<(f64, f64)>,
-    pub quote: Option<String>,
+    pub quote: Option<Quote>,
+}
+
+/// What a piece of evidence says: the input's own words, or tokscope's summary of what it
+/// measured there. The summary is a catalogue phrase, so a Chinese report reads it in Chinese.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Quote {
+    /// Text as the input has it (a log line, a setting it echoes); never translated.
+    Input(String),
+    Phrase(Phrase),
+}
+
+impl Quote {
+    pub fn phrase(key: &'static str, params: Vec<(&'static str, String)>) -> Quote {
+        Quote::Phrase(Phrase { key, params })
+    }
+}
+
+/// A catalogue text and its parameters, rendered by the report in its language.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Phrase {
+    pub key: &'static str,
+    pub params: Vec<(&'static str, String)>,
+}
+
+impl Phrase {
+    pub fn new(key: &'static str, params: Vec<(&'static str, String)>) -> Self {
+        Phrase { key, params }
+    }
 }
 
 /// Every line number at which a finding was seen, per input.

@@ -4,6 +4,7 @@
 
 use super::run_facts::{framework_label, run_ref};
 use super::{Finding, Severity};
+use crate::diagnose::Quote;
 use crate::evidence::{Evidence, Run};
 
 pub const IDS: &[&str] = &["offload.gpu-unused"];
@@ -43,7 +44,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             evidence: vec![run_ref(
                 ev,
                 run,
-                format!("{}: {device}; {}", "device", list.join("; ")),
+                Quote::Input(format!("device: {device}; {}", list.join("; "))),
             )],
             lines: Vec::new(),
             lines_truncated: false,

@@ -3,6 +3,7 @@
 
 use super::run_facts::{framework_label, quant_bits, run_ref, weight_mib};
 use super::{Finding, Severity};
+use crate::diagnose::Quote;
 use crate::evidence::Evidence;
 use crate::figures::size_of_mib;
 
@@ -52,7 +53,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                 ("bits", format!("{:.0}", (bits * ratio).min(32.0))),
             ],
             count: None,
-            evidence: vec![run_ref(ev, run, buffers.join("; "))],
+            evidence: vec![run_ref(ev, run, Quote::Input(buffers.join("; ")))],
             lines: Vec::new(),
             lines_truncated: false,
         });

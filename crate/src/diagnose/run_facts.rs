@@ -2,7 +2,9 @@
 //! memory it reports, what its quant promises per weight, and number formatting.
 
 use super::EvidenceRef;
+use crate::diagnose::Quote;
 use crate::evidence::{Evidence, InputId, Run};
+use crate::sniff::Framework;
 
 /// The input a run was read from (runs carry the input name).
 pub fn input_of(ev: &Evidence, run: &Run) -> InputId {
@@ -13,7 +15,7 @@ pub fn input_of(ev: &Evidence, run: &Run) -> InputId {
 }
 
 /// Evidence pointing at the lines a run spans, with a short statement of the fact.
-pub fn run_ref(ev: &Evidence, run: &Run, quote: String) -> EvidenceRef {
+pub fn run_ref(ev: &Evidence, run: &Run, quote: Quote) -> EvidenceRef {
     EvidenceRef {
         input: input_of(ev, run),
         lines: run.line_start.map(|s| (s, run.line_end.unwrap_or(s))),
@@ -146,8 +148,16 @@ pub fn fmt(v: f64) -> String {
 
 /// The run's framework as the user knows it.
 pub fn framework_label(run: &Run) -> String {
-    run.framework
-        .map_or_else(String::new, |f| f.label().to_string())
+    run.framework.map_or_else(String::new, framework_param)
+}
+
+/// A framework as a finding parameter: its name, or a catalogue phrase for an unrecognised one
+/// (so a Chinese report does not print "unknown").
+pub fn framework_param(f: Framework) -> String {
+    match f {
+        Framework::Unknown => "@framework.unknown".to_string(),
+        known => known.label().to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 
 use super::run_facts::decode_tok_s;
 use super::{EvidenceRef, Finding, InputLines, Severity};
+use crate::diagnose::Quote;
 use crate::evidence::Evidence;
 use crate::ingest::failure_phrases::FailureClass;
 
@@ -53,7 +54,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                     input,
                     lines: Some((f.line, f.line)),
                     time_s: None,
-                    quote: Some(f.text.clone()),
+                    quote: Some(Quote::Input(f.text.clone())),
                 })
                 .collect(),
             lines: vec![InputLines {

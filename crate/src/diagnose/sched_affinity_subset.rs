@@ -4,6 +4,7 @@
 
 use super::sched_view::{self, cpu_list, pct};
 use super::{EvidenceRef, Finding, Severity};
+use crate::diagnose::Quote;
 use crate::evidence::Evidence;
 use crate::topology::Cluster;
 
@@ -61,11 +62,14 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                 input: v.trace.input,
                 lines: None,
                 time_s: Some((0.0, v.trace.end_s)),
-                quote: Some(format!(
-                    "{threads} inference threads ran on fast CPUs {} but never on {}; {} of their time on little cores",
-                    cpu_list(&used_fast),
-                    cpu_list(&untouched),
-                    pct(little_share)
+                quote: Some(Quote::phrase(
+                    "quote.sched.affinity-subset",
+                    vec![
+                        ("threads", threads.to_string()),
+                        ("used", cpu_list(&used_fast)),
+                        ("untouched", cpu_list(&untouched)),
+                        ("little_share", pct(little_share)),
+                    ],
                 )),
             }],
             lines: Vec::new(),

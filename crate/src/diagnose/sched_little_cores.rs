@@ -4,6 +4,7 @@
 
 use super::sched_view::{self, cpu_list, pct, Unit};
 use super::{EvidenceRef, Finding, Severity};
+use crate::diagnose::Quote;
 use crate::evidence::Evidence;
 use crate::topology::Cluster;
 
@@ -50,8 +51,8 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             .map(|(s, l)| format!("{l} {}", pct(*s)))
             .collect();
         let what = match v.unit {
-            Unit::Seconds => "running time",
-            Unit::Samples => "samples",
+            Unit::Seconds => "@sched.measure.running-time",
+            Unit::Samples => "@sched.measure.samples",
         };
         let mut params = vec![
             ("share", pct(share)),
@@ -83,11 +84,14 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                 input: v.trace.input,
                 lines: None,
                 time_s: Some((0.0, v.trace.end_s)),
-                quote: Some(format!(
-                    "{} of inference-thread {what} on little CPUs {} ({})",
-                    pct(share),
-                    cpu_list(&little),
-                    top.join(", ")
+                quote: Some(Quote::phrase(
+                    "quote.sched.little-cores",
+                    vec![
+                        ("share", pct(share)),
+                        ("measure", what.to_string()),
+                        ("little_cpus", cpu_list(&little)),
+                        ("worst", top.join(", ")),
+                    ],
                 )),
             }],
             lines: Vec::new(),

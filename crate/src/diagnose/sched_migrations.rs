@@ -6,6 +6,7 @@
 
 use super::sched_view::{self, label};
 use super::{EvidenceRef, Finding, Severity};
+use crate::diagnose::Quote;
 use crate::evidence::Evidence;
 
 pub const IDS: &[&str] = &["sched.migrations"];
@@ -66,7 +67,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
         let source = if from_tracepoint {
             "sched_migrate_task"
         } else {
-            "CPU changes between samples"
+            "@sched.source.samples"
         };
         out.push(Finding {
             id: IDS[0],
@@ -83,9 +84,15 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                 input: v.trace.input,
                 lines: None,
                 time_s: Some((0.0, duration)),
-                quote: Some(format!(
-                    "{count} cross-cluster migrations in {duration:.2} s ({rate:.1}/s, from {source}): {}",
-                    top.join(", ")
+                quote: Some(Quote::phrase(
+                    "quote.sched.migrations",
+                    vec![
+                        ("count", count.to_string()),
+                        ("duration", format!("{duration:.2}")),
+                        ("rate", format!("{rate:.1}")),
+                        ("source", source.to_string()),
+                        ("worst", top.join(", ")),
+                    ],
                 )),
             }],
             lines: Vec::new(),

@@ -4,6 +4,7 @@
 
 use super::sched_view::{self, pct, Unit};
 use super::{EvidenceRef, Finding, Severity};
+use crate::diagnose::Quote;
 use crate::evidence::Evidence;
 
 pub const IDS: &[&str] = &["sched.oversubscribed"];
@@ -39,7 +40,10 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                     pct(wait / (run + wait).max(f64::MIN_POSITIVE)),
                 )
             }
-            Unit::Samples => ("unknown".to_string(), "unknown".to_string()),
+            Unit::Samples => (
+                "@sched.runnable.unmeasured".to_string(),
+                "@sched.runnable.samples-only".to_string(),
+            ),
         };
         out.push(Finding {
             id: IDS[0],
@@ -55,9 +59,14 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                 input: v.trace.input,
                 lines: None,
                 time_s: Some((0.0, v.trace.end_s)),
-                quote: Some(format!(
-                    "{} busy inference threads for {fast} fast cores; runnable but not running: {runnable} ({waited})",
-                    busy.len()
+                quote: Some(Quote::phrase(
+                    "quote.sched.oversubscribed",
+                    vec![
+                        ("busy", busy.len().to_string()),
+                        ("fast", fast.to_string()),
+                        ("runnable", runnable.clone()),
+                        ("waited", waited.clone()),
+                    ],
                 )),
             }],
             lines: Vec::new(),

@@ -7,6 +7,7 @@
 use super::freq_view;
 use super::sched_view::cpu_list;
 use super::{EvidenceRef, Finding, Severity};
+use crate::diagnose::Quote;
 use crate::evidence::sched::TopologySource;
 use crate::evidence::Evidence;
 use crate::topology;
@@ -61,16 +62,23 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                 ("p95_mhz", format!("{p95:.0}")),
                 ("max_mhz", format!("{max:.0}")),
                 ("share", format!("{:.0}%", share * 100.0)),
-                ("max_source", format!("{:?}", topo.max_source.unwrap_or(TopologySource::None)).to_lowercase()),
+                (
+                    "max_source",
+                    format!("{:?}", topo.max_source.unwrap_or(TopologySource::None)).to_lowercase(),
+                ),
             ],
             count: None,
             evidence: vec![EvidenceRef {
                 input: trace.input,
                 lines: None,
                 time_s: Some((0.0, trace.end_s)),
-                quote: Some(format!(
-                    "fast CPUs {} stayed at or below {p95:.0} MHz for 95% of the trace; their maximum is {max:.0} MHz",
-                    cpu_list(&capped)
+                quote: Some(Quote::phrase(
+                    "quote.thermal.freq-capped",
+                    vec![
+                        ("cpus", cpu_list(&capped)),
+                        ("p95", format!("{p95:.0}")),
+                        ("max", format!("{max:.0}")),
+                    ],
                 )),
             }],
             lines: Vec::new(),

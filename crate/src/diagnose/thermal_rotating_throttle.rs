@@ -12,6 +12,7 @@
 use super::freq_view;
 use super::sched_view::cpu_list;
 use super::{EvidenceRef, Finding, Severity};
+use crate::diagnose::Quote;
 use crate::evidence::Evidence;
 use crate::topology::{self, Cluster};
 use std::collections::BTreeSet;
@@ -120,9 +121,17 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                     input: trace.input,
                     lines: None,
                     time_s: Some((first_partial.unwrap_or(0.0), last_partial)),
-                    quote: Some(format!(
-                        "CPUs {cpus} took turns at ~{lo:.0} MHz while the rest of CPUs {} ran at ~{hi:.0} MHz ({partial} of {WINDOWS} windows of {w:.2} s)",
-                        cpu_list(&g)
+                    quote: Some(Quote::phrase(
+                        "quote.thermal.rotating-throttle",
+                        vec![
+                            ("cpus", cpus.to_string()),
+                            ("low", format!("{lo:.0}")),
+                            ("group", cpu_list(&g)),
+                            ("high", format!("{hi:.0}")),
+                            ("partial", partial.to_string()),
+                            ("windows", WINDOWS.to_string()),
+                            ("window_s", format!("{w:.2}")),
+                        ],
                     )),
                 }],
                 lines: Vec::new(),

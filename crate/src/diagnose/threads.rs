@@ -5,6 +5,7 @@
 
 use super::run_facts::{fmt, framework_label, run_ref};
 use super::{Finding, Severity};
+use crate::diagnose::Quote;
 use crate::evidence::{Evidence, Run};
 
 pub const IDS: &[&str] = &[
@@ -91,7 +92,11 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                         ),
                     ],
                     count: None,
-                    evidence: vec![run_ref(ev, run, format!("n_threads = {n} / {hw}"))],
+                    evidence: vec![run_ref(
+                        ev,
+                        run,
+                        Quote::Input(format!("n_threads = {n} / {hw}")),
+                    )],
                     lines: Vec::new(),
                     lines_truncated: false,
                 });
@@ -117,7 +122,10 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                     evidence: vec![run_ref(
                         ev,
                         run,
-                        format!("n_threads = {n}; clusters: {}", clusters.join(", ")),
+                        Quote::phrase(
+                            "quote.threads.clusters",
+                            vec![("n", n.to_string()), ("clusters", clusters.join(", "))],
+                        ),
                     )],
                     lines: Vec::new(),
                     lines_truncated: false,
@@ -160,10 +168,15 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                 evidence: vec![run_ref(
                     ev,
                     run,
-                    format!(
-                        "{test}: {ta} threads {} tok/s, {tb} threads {} tok/s",
-                        fmt(sa),
-                        fmt(sb)
+                    Quote::phrase(
+                        "quote.threads.sweep",
+                        vec![
+                            ("test", test.to_string()),
+                            ("few", ta.to_string()),
+                            ("few_tok_s", fmt(sa)),
+                            ("many", tb.to_string()),
+                            ("many_tok_s", fmt(sb)),
+                        ],
                     ),
                 )],
                 lines: Vec::new(),

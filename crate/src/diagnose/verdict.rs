@@ -9,22 +9,9 @@
 //! with s the share on little cores and r their clock relative to the big ones.
 
 use super::run_facts::{decode_tok_s, fmt, input_of, prefill_tok_s};
-use super::{compare, Finding, Severity};
+use super::{compare, Finding, Phrase, Severity};
 use crate::evidence::Evidence;
 use crate::topology::Cluster;
-
-/// A catalogue text and its parameters, rendered by the report in its language.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Phrase {
-    pub key: &'static str,
-    pub params: Vec<(&'static str, String)>,
-}
-
-impl Phrase {
-    fn new(key: &'static str, params: Vec<(&'static str, String)>) -> Self {
-        Phrase { key, params }
-    }
-}
 
 /// The layers of the diagnosis, in the order the seed checks them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

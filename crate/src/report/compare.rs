@@ -64,7 +64,7 @@ fn facts(ev: &Evidence, input: usize, run: &Run, lang: Lang) -> Vec<(String, Opt
     let mut out = vec![
         (
             "framework".to_string(),
-            run.framework.map(|f| f.label().to_string()),
+            run.framework.map(|f| super::framework_name(lang, f)),
         ),
         ("build".into(), run.build.clone()),
         ("backend".into(), run.backend.clone()),

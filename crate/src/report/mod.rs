@@ -8,7 +8,7 @@ pub mod text;
 pub mod verdict;
 
 use crate::catalogue::{self, Lang};
-use crate::diagnose::{self, Severity};
+use crate::diagnose::{self, Quote, Severity};
 use crate::evidence::{downsample, Evidence, InputFacts, ProblemCode, Quantity, Run};
 use crate::ingest::decode::TextEncoding;
 use crate::sniff::{Framework, InputKind};
@@ -210,7 +210,10 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
                         // Milliseconds: what the sources resolve, without float noise.
                         t_start_s: e.time_s.map(|t| (t.0 * 1e3).round() / 1e3),
                         t_end_s: e.time_s.map(|t| (t.1 * 1e3).round() / 1e3),
-                        quote: e.quote.clone(),
+                        quote: e.quote.as_ref().map(|q| match q {
+                            Quote::Input(text) => text.clone(),
+                            Quote::Phrase(p) => verdict::phrase(lang, p),
+                        }),
                     })
                     .collect(),
                 lines: f
@@ -243,6 +246,14 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
         series: series_report(ev),
         time_origin_epoch_s: diagnose::telemetry::time_origin(ev),
         sched: sched::build(ev),
+    }
+}
+
+/// A framework's name as a reader sees it, in the report's language when it is not a product name.
+pub fn framework_name(lang: Lang, f: Framework) -> String {
+    match f {
+        Framework::Unknown => catalogue::text(lang, "framework.unknown", &[]),
+        known => known.label().to_string(),
     }
 }
 
@@ -337,7 +348,7 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
         name: facts.name.clone(),
         kind: facts.kind.clone(),
         framework: facts.framework,
-        framework_label: facts.framework.map(|f| f.label().to_string()),
+        framework_label: facts.framework.map(|f| framework_name(lang, f)),
         bytes: facts.bytes,
         size: crate::figures::size(facts.bytes as f64),
         lines: facts.lines,

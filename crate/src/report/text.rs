@@ -120,7 +120,9 @@ fn render_runs(report: &Report, out: &mut String) {
         if !r.bench.is_empty() {
             parts.push(t("ui.run.bench", &[("n", &r.bench.len().to_string())]));
         }
-        let fw = r.framework.map_or("", |f| f.label());
+        let fw = r
+            .framework
+            .map_or_else(String::new, |f| super::framework_name(lang, f));
         let at = match (r.line_start, r.line_end) {
             (Some(a), Some(b)) if a != b => format!("{}:{a}-{b}", r.input),
             (Some(a), _) => format!("{}:{a}", r.input),

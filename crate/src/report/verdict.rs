@@ -3,7 +3,8 @@
 
 use super::FindingReport;
 use crate::catalogue::{self, Lang};
-use crate::diagnose::verdict::{fmt_factor, Phrase, Verdict};
+use crate::diagnose::verdict::{fmt_factor, Verdict};
+use crate::diagnose::Phrase;
 use crate::diagnose::Severity;
 use serde::{Deserialize, Serialize};
 

@@ -3,6 +3,7 @@
 
 use super::stats::quantile;
 use super::{num, Ctx};
+use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
 
@@ -54,7 +55,14 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             input: amb.input,
             lines: None,
             time_s: Some((t0, t1)),
-            quote: Some(format!("{}: {}–{} °C", amb.name, num(lo, 1), num(hi, 1))),
+            quote: Some(Quote::phrase(
+                "quote.telemetry.range-c",
+                vec![
+                    ("series", amb.name.clone()),
+                    ("lo", num(lo, 1)),
+                    ("hi", num(hi, 1)),
+                ],
+            )),
         }],
         lines: Vec::new(),
         lines_truncated: false,

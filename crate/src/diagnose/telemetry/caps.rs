@@ -11,6 +11,7 @@
 
 use super::stats::{autocorrelation, quantile};
 use super::{cpu_list, num, Ctx, CAP_RATIO};
+use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
 use crate::sniff::InputKind;
@@ -88,10 +89,13 @@ fn rotating(ctx: &Ctx, d: &super::Domain) -> Option<Finding> {
             input: d.input,
             lines: None,
             time_s: Some((t0, t1)),
-            quote: Some(format!(
-                "{}: capped set changed {changes}× among CPUs {}",
-                d.name,
-                cpu_list(&involved)
+            quote: Some(Quote::phrase(
+                "quote.telemetry.rotating-cap",
+                vec![
+                    ("domain", d.name.clone()),
+                    ("changes", changes.to_string()),
+                    ("cpus", cpu_list(&involved)),
+                ],
             )),
         }],
         lines: Vec::new(),
@@ -151,12 +155,14 @@ fn oscillating(ctx: &Ctx, d: &super::Domain) -> Option<Finding> {
             input: d.input,
             lines: None,
             time_s: Some((t0, t1)),
-            quote: Some(format!(
-                "{}: {}–{} MHz, period ≈ {} s",
-                d.name,
-                num(lo, 0),
-                num(hi, 0),
-                num(lag as f64 * ctx.grid.dt, 0)
+            quote: Some(Quote::phrase(
+                "quote.telemetry.oscillating-cap",
+                vec![
+                    ("domain", d.name.clone()),
+                    ("lo", num(lo, 0)),
+                    ("hi", num(hi, 0)),
+                    ("period", num(lag as f64 * ctx.grid.dt, 0)),
+                ],
             )),
         }],
         lines: Vec::new(),

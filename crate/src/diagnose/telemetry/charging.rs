@@ -12,6 +12,7 @@
 
 use super::stats::median;
 use super::{num, Ctx};
+use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
 
@@ -94,10 +95,14 @@ fn charging(ctx: &Ctx) -> Option<Finding> {
             input: plug.input,
             lines: None,
             time_s: Some(t_on),
-            quote: Some(format!(
-                "{name}: {} {unit} plugged vs {} {unit} on battery",
-                num(med_on, 1),
-                num(med_off, 1)
+            quote: Some(Quote::phrase(
+                "quote.telemetry.plugged",
+                vec![
+                    ("series", name.to_string()),
+                    ("on", num(med_on, 1)),
+                    ("off", num(med_off, 1)),
+                    ("unit", unit.to_string()),
+                ],
             )),
         }],
         lines: Vec::new(),
@@ -162,10 +167,14 @@ fn low_battery(ctx: &Ctx) -> Option<Finding> {
             input: level.input,
             lines: None,
             time_s: Some(t),
-            quote: Some(format!(
-                "{name}: {} {unit} below 20 % charge vs {} {unit} above",
-                num(m_low, 1),
-                num(m_ok, 1)
+            quote: Some(Quote::phrase(
+                "quote.telemetry.low-battery",
+                vec![
+                    ("series", name.to_string()),
+                    ("low", num(m_low, 1)),
+                    ("ok", num(m_ok, 1)),
+                    ("unit", unit.to_string()),
+                ],
             )),
         }],
         lines: Vec::new(),

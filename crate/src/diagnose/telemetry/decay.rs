@@ -9,6 +9,7 @@
 
 use super::stats::{median, trend};
 use super::{num, signed, Ctx};
+use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
 
@@ -78,13 +79,15 @@ fn find(ctx: &Ctx) -> Option<Finding> {
             input: tok.input,
             lines: None,
             time_s: Some((t0, t1)),
-            quote: Some(format!(
-                "{}: {} → {} tok/s (Theil–Sen {} tok/s per hour, MK Z={})",
-                tok.name,
-                num(start, 1),
-                num(end, 1),
-                num(slope * 3600.0, 2),
-                num(z, 1)
+            quote: Some(Quote::phrase(
+                "quote.telemetry.decay",
+                vec![
+                    ("series", tok.name.clone()),
+                    ("start", num(start, 1)),
+                    ("end", num(end, 1)),
+                    ("slope", num(slope * 3600.0, 2)),
+                    ("z", num(z, 1)),
+                ],
             )),
         }],
         lines: Vec::new(),

@@ -8,6 +8,7 @@
 
 use super::stats::{mean, median};
 use super::{num, Ctx};
+use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
 
@@ -97,11 +98,14 @@ fn find(ctx: &Ctx) -> Option<Finding> {
             input,
             lines: None,
             time_s: Some((t0, t1)),
-            quote: Some(format!(
-                "{name}: {} dips of {}%, every {} s",
-                dips.len(),
-                num(100.0 * depth, 0),
-                num(m, 1)
+            quote: Some(Quote::phrase(
+                "quote.telemetry.stall",
+                vec![
+                    ("series", name.to_string()),
+                    ("dips", dips.len().to_string()),
+                    ("depth", num(100.0 * depth, 0)),
+                    ("period", num(m, 1)),
+                ],
             )),
         }],
         lines: Vec::new(),

@@ -14,6 +14,7 @@
 
 use super::stats::{self, best_lag, change_points};
 use super::{flag_is_thermal, num, signed, window_mean, Ctx, Domain, Track, CAP_RATIO};
+use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
 
@@ -271,15 +272,10 @@ fn classify(ctx: &Ctx, d: &Domain, cap: &Cap) -> Finding {
                 .map_or_else(|| "?".into(), |(l, _)| num(l as f64 * ctx.grid.dt, 0)),
         ));
     }
-    let mut quote = format!(
-        "{}: {} → {} MHz at t={} s",
-        d.name,
-        num(peak, 0),
-        num(cap.capped_mean, 0),
-        num(t_onset, 0)
-    );
+    // The readings beside the clock: a sensor's °C and a rail's W carry no words to translate.
+    let mut readings = String::new();
     if let Some(s) = sensor_of {
-        quote.push_str(&format!("; {} {} °C", s.track.name, num(s.at_onset, 1)));
+        readings.push_str(&format!("; {} {} °C", s.track.name, num(s.at_onset, 1)));
     }
     match id {
         "power.wall" => {
@@ -292,7 +288,7 @@ fn classify(ctx: &Ctx, d: &Domain, cap: &Cap) -> Finding {
                 (None, None) => "@telemetry.basis.cool-only".into(),
             };
             if let Some((med, _, rail)) = &ceiling {
-                quote.push_str(&format!("; {rail} {} W", num(med / 1e3, 1)));
+                readings.push_str(&format!("; {rail} {} W", num(med / 1e3, 1)));
             }
             params.push(("basis", basis));
         }
@@ -338,7 +334,16 @@ fn classify(ctx: &Ctx, d: &Domain, cap: &Cap) -> Finding {
             input: d.input,
             lines: None,
             time_s: Some((t_onset, t_end)),
-            quote: Some(quote),
+            quote: Some(Quote::phrase(
+                "quote.telemetry.cap",
+                vec![
+                    ("domain", d.name.clone()),
+                    ("peak", num(peak, 0)),
+                    ("capped", num(cap.capped_mean, 0)),
+                    ("t", num(t_onset, 0)),
+                    ("readings", readings),
+                ],
+            )),
         }],
         lines: Vec::new(),
         lines_truncated: false,
