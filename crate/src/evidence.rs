@@ -31,6 +31,8 @@ pub struct Problem {
     pub line: Option<u64>,
     /// The lines concerned, when the problem is about lines a parser could not read.
     pub lines: Option<SkippedLines>,
+    /// How many things the problem is about, when they are not lines (runs left out).
+    pub count: Option<u64>,
 }
 
 /// Lines shown verbatim for a problem about skipped or cut lines.
@@ -69,8 +71,6 @@ pub enum ProblemCode {
     NothingRead,
     /// Lines longer than the limit were cut.
     LongLinesCut,
-    /// Recognized, but this build does not analyze this kind yet.
-    KindNotAnalyzed,
     /// More distinct fallback messages than tracked.
     TooManyFallbackMessages,
     /// The gzip stream broke off; results cover what was inflated before.
@@ -95,6 +95,8 @@ pub enum ProblemCode {
     TraceDetailCut,
     /// A trace held more frequency / temperature points or sensors than kept.
     TraceSeriesCut,
+    /// A log held more runs than kept per input; the later ones were counted, not kept.
+    RunsCut,
     /// A binary perf.data larger than the in-memory limit.
     PerfDataTooLarge,
     /// A binary perf.data that could not be read (the message names the cause).
@@ -116,7 +118,6 @@ impl ProblemCode {
             ProblemCode::TimingsNotRead => "timings-not-read".into(),
             ProblemCode::NothingRead => "nothing-read".into(),
             ProblemCode::LongLinesCut => "long-lines-cut".into(),
-            ProblemCode::KindNotAnalyzed => "kind-not-analyzed".into(),
             ProblemCode::TooManyFallbackMessages => "too-many-fallback-messages".into(),
             ProblemCode::GzipCorrupt => "gzip-corrupt".into(),
             ProblemCode::GzipTooLarge => "gzip-too-large".into(),
@@ -129,6 +130,7 @@ impl ProblemCode {
             ProblemCode::TooManyThreads => "too-many-threads".into(),
             ProblemCode::TraceDetailCut => "trace-detail-cut".into(),
             ProblemCode::TraceSeriesCut => "trace-series-cut".into(),
+            ProblemCode::RunsCut => "runs-cut".into(),
             ProblemCode::PerfDataTooLarge => "perf-data-too-large".into(),
             ProblemCode::PerfDataInvalid => "perf-data-invalid".into(),
             ProblemCode::BundleNewer => "bundle-newer".into(),
@@ -596,6 +598,7 @@ impl Evidence {
             code,
             line,
             lines: None,
+            count: None,
         };
         if !problems.contains(&p) {
             problems.push(p);
@@ -611,6 +614,23 @@ impl Evidence {
             code,
             line: lines.first.first().map(|(n, _)| *n),
             lines: Some(lines.clone()),
+            count: None,
+        });
+    }
+
+    /// A problem about `count` things (not lines), the first of them at `line`.
+    pub fn problem_count(
+        &mut self,
+        input: InputId,
+        code: ProblemCode,
+        line: Option<u64>,
+        count: u64,
+    ) {
+        self.inputs[input].problems.push(Problem {
+            code,
+            line,
+            lines: None,
+            count: Some(count),
         });
     }
 

@@ -477,3 +477,37 @@ I0000 00:00:1721895469.882010    1316 llm_inference_engine_cpu.cc:247] model /da
     assert_eq!(runs[0]["framework"], "mediapipe");
     assert_eq!(runs[0]["quant"], "int4");
 }
+
+/// Issue 16: a server log with more requests than kept says how many were left out and where
+/// they start, instead of dropping them silently.
+#[test]
+fn runs_past_the_cap_are_a_problem_that_names_the_count() {
+    let mut log = String::from("main: server is listening on http://127.0.0.1:8080\n");
+    for i in 0..503 {
+        log.push_str(&format!(
+            "slot print_timing: id  0 | task {i} | \nprompt eval time =     183.25 ms /    51 tokens (    3.59 ms per token,   278.30 tokens per second)\n       eval time =    3683.90 ms /   128 tokens (   28.78 ms per token,    34.75 tokens per second)\n"
+        ));
+    }
+    let mut s = Session::new();
+    s.add("server.log", log.as_bytes());
+    let r = serde_json::to_value(s.report(Lang::En)).expect("json");
+    assert_eq!(r["runs"].as_array().map(Vec::len), Some(500));
+    let problems = r["inputs"][0]["problems"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let cut = problems
+        .iter()
+        .find(|p| p["code"] == "runs-cut")
+        .unwrap_or_else(|| panic!("no runs-cut in {problems:?}"));
+    assert_eq!(cut["count"], 3);
+    let msg = cut["message"].as_str().unwrap_or_default();
+    assert!(msg.contains("3 later ones") && msg.contains("500"), "{msg}");
+    // Line 1 is the banner; request k takes lines 2+3k..4+3k, and its run starts at its first
+    // timing.
+    assert_eq!(
+        cut["line"],
+        2 + 3 * 500 + 1,
+        "the first left-out run's line"
+    );
+}

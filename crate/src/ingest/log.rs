@@ -155,9 +155,17 @@ impl LineParser for LogParser {
     fn finish(&mut self, ev: &mut Evidence) {
         let mut found = self.fallbacks;
         if let Some(f) = self.frameworks.take() {
-            let runs = f.finish();
-            found |= !runs.is_empty();
-            ev.runs.extend(runs);
+            let collected = f.finish();
+            found |= !collected.runs.is_empty();
+            ev.runs.extend(collected.runs);
+            if collected.dropped > 0 {
+                ev.problem_count(
+                    self.input,
+                    ProblemCode::RunsCut,
+                    collected.first_dropped_line,
+                    collected.dropped,
+                );
+            }
         }
         // Never a silent "nothing found": say what was seen, with lines, and how to do better.
         // The sniffer's bare "unknown log" gets the file's first lines. Only where the sniffer

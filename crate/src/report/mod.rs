@@ -11,6 +11,7 @@ use crate::catalogue::{self, Lang};
 use crate::diagnose::{self, Quote, Severity};
 use crate::evidence::{downsample, Evidence, InputFacts, ProblemCode, Quantity, Run};
 use crate::ingest::decode::TextEncoding;
+use crate::ingest::frameworks::runs::MAX_RUNS_PER_INPUT;
 use crate::sniff::{Framework, InputKind};
 use serde::{Deserialize, Serialize};
 
@@ -285,6 +286,11 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
                     ("kind", &kind_text),
                     ("framework", &fw_label),
                     ("howto", &howto),
+                    (
+                        "count",
+                        &p.count.map_or_else(String::new, |c| c.to_string()),
+                    ),
+                    ("max", &MAX_RUNS_PER_INPUT.to_string()),
                 ],
             );
             if let Some(lines) = &p.lines {
@@ -317,11 +323,11 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
                     | ProblemCode::TooManyThreads
                     | ProblemCode::TraceDetailCut
                     | ProblemCode::TraceSeriesCut
+                    | ProblemCode::RunsCut
                     | ProblemCode::BundleNewer
                     | ProblemCode::BundleLinesSkipped => "warning",
                     ProblemCode::TimingsNotRead | ProblemCode::NothingRead => "warning",
                     ProblemCode::UnknownLog
-                    | ProblemCode::KindNotAnalyzed
                     | ProblemCode::Cancelled
                     | ProblemCode::TelemetryNoTime
                     | ProblemCode::TelemetryRowsSkipped
@@ -331,7 +337,7 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
                 code,
                 line: p.line,
                 message,
-                count: p.lines.as_ref().map(|l| l.count),
+                count: p.lines.as_ref().map(|l| l.count).or(p.count),
                 examples: p
                     .lines
                     .iter()

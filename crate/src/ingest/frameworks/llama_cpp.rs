@@ -722,7 +722,7 @@ mod tests {
                 crate::ingest::frameworks::ALL_PARSERS,
             );
         }
-        f.finish()
+        f.finish().runs
     }
 
     #[test]

@@ -161,12 +161,12 @@ impl Frameworks {
     }
 
     /// The runs found, each completed by its framework's last decisions.
-    pub fn finish(self) -> Vec<Run> {
-        let mut runs = self.runs.finish();
-        for r in &mut runs {
+    pub fn finish(self) -> runs::Collected {
+        let mut collected = self.runs.finish();
+        for r in &mut collected.runs {
             finalize(r);
         }
-        runs
+        collected
     }
 }
 

@@ -23,7 +23,9 @@ pub struct RunCollector {
     current: Option<Run>,
     /// Line of the last fact, so a run's `line_end` is the last line that said something.
     pub done: Vec<Run>,
+    /// Runs past [`MAX_RUNS_PER_INPUT`]: how many, and the line the first of them started on.
     pub dropped: u64,
+    pub first_dropped_line: Option<u64>,
     /// The last line that gave a run a fact: the generic timings reader leaves it alone.
     pub last_line: Option<u64>,
 }
@@ -35,6 +37,7 @@ impl RunCollector {
             current: None,
             done: Vec::new(),
             dropped: 0,
+            first_dropped_line: None,
             last_line: None,
         }
     }
@@ -129,15 +132,27 @@ impl RunCollector {
                     self.done.push(run);
                 } else {
                     self.dropped += 1;
+                    self.first_dropped_line = self.first_dropped_line.or(run.line_start);
                 }
             }
         }
     }
 
-    pub fn finish(mut self) -> Vec<Run> {
+    pub fn finish(mut self) -> Collected {
         self.close();
-        self.done
+        Collected {
+            runs: self.done,
+            dropped: self.dropped,
+            first_dropped_line: self.first_dropped_line,
+        }
     }
+}
+
+/// What a log gave: the runs kept, and those past the cap, counted so the report can say so.
+pub struct Collected {
+    pub runs: Vec<Run>,
+    pub dropped: u64,
+    pub first_dropped_line: Option<u64>,
 }
 
 /// The facts of a run that hold for the next request on the same loaded model.
@@ -280,7 +295,7 @@ mod tests {
             PhaseKind::Prefill,
             phase(Some(10), Some(50.0), None, None),
         );
-        let runs = c.finish();
+        let runs = c.finish().runs;
         assert_eq!(runs.len(), 2);
         assert_eq!(runs[0].line_start, Some(1));
         assert_eq!(runs[0].line_end, Some(6));
@@ -325,6 +340,27 @@ mod tests {
     fn empty_runs_are_dropped() {
         let mut c = RunCollector::new("x.log");
         c.run(Framework::Mnn, 3);
-        assert!(c.finish().is_empty());
+        assert!(c.finish().runs.is_empty());
+    }
+
+    #[test]
+    fn runs_past_the_cap_are_counted_with_where_they_start() {
+        let mut c = RunCollector::new("server.log");
+        let extra = 7;
+        for i in 0..(MAX_RUNS_PER_INPUT + extra) as u64 {
+            c.phase(
+                Framework::LlamaCpp,
+                10 + 3 * i,
+                PhaseKind::Decode,
+                phase(Some(10), Some(500.0), None, Some(20.0)),
+            );
+        }
+        let got = c.finish();
+        assert_eq!(got.runs.len(), MAX_RUNS_PER_INPUT);
+        assert_eq!(got.dropped, extra as u64);
+        assert_eq!(
+            got.first_dropped_line,
+            Some(10 + 3 * MAX_RUNS_PER_INPUT as u64)
+        );
     }
 }
