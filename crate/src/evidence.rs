@@ -105,6 +105,9 @@ pub enum ProblemCode {
     RecorderMissed,
     /// Lines of a bundle that fit no section's shape.
     BundleLinesSkipped,
+    /// Status-dump fields tokscope reads (`nvidia-smi -q`, `lscpu -e`, ...) whose value it
+    /// could not read.
+    StatusLinesSkipped,
 }
 
 impl ProblemCode {
@@ -134,6 +137,7 @@ impl ProblemCode {
             ProblemCode::BundleNewer => "bundle-newer".into(),
             ProblemCode::RecorderMissed => "recorder-missed".into(),
             ProblemCode::BundleLinesSkipped => "bundle-lines-skipped".into(),
+            ProblemCode::StatusLinesSkipped => "status-lines-skipped".into(),
         }
     }
 }
