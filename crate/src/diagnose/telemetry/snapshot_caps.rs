@@ -127,16 +127,16 @@ pub fn findings(ev: &Evidence, done: &[InputId]) -> Vec<Finding> {
         });
         let axis: Vec<f64> = times.iter().map(|&t| axis_t(flag, t, origin)).collect();
         let (t0, t1) = (axis[0], axis[axis.len() - 1]);
-        let reason_name = reason[who.len()..].trim().to_string();
+        // Every active reason of the winning kind, as the driver names them.
+        let mut names: Vec<&str> = flags
+            .iter()
+            .filter(|f| f.1 == thermal)
+            .map(|f| f.0[who.len()..].trim())
+            .collect();
+        names.dedup();
+        let reason_name = names.join(", ");
         let domain = clock_name.unwrap_or_else(|| who.to_string());
         let unknown = || "?".to_string();
-        let power = match (draw, limit) {
-            (Some(d), Some(l)) => {
-                format!("{} W of its {} W limit", num(d / 1e3, 1), num(l / 1e3, 0))
-            }
-            (Some(d), None) => format!("{} W", num(d / 1e3, 1)),
-            _ => unknown(),
-        };
         let params = vec![
             ("variant", "snapshot".to_string()),
             ("reason", reason_name.clone()),
@@ -152,7 +152,8 @@ pub fn findings(ev: &Evidence, done: &[InputId]) -> Vec<Finding> {
                     _ => unknown(),
                 },
             ),
-            ("power", power),
+            ("draw_w", draw.map_or_else(unknown, |d| num(d / 1e3, 1))),
+            ("limit_w", limit.map_or_else(unknown, |l| num(l / 1e3, 0))),
             (
                 "sensor",
                 temp.as_ref().map_or_else(|| "—".into(), |t| t.0.clone()),
@@ -301,7 +302,10 @@ mod tests {
         assert_eq!(f[0].id, "power.wall");
         assert_eq!(param(&f[0], "reason"), "SW Power Cap");
         assert_eq!(param(&f[0], "capped_pct"), "28");
-        assert_eq!(param(&f[0], "power"), "349.1 W of its 350 W limit");
+        assert_eq!(
+            (param(&f[0], "draw_w"), param(&f[0], "limit_w")),
+            ("349.1", "350")
+        );
         assert_eq!(param(&f[0], "temp_c"), "66");
         let t = findings(&gpu("HW Thermal Slowdown", 1.0, 900.0), &[]);
         assert_eq!(t[0].id, "thermal.wall");

@@ -5,8 +5,9 @@
 //! Read here, per GPU (named `GPU 0`, `GPU 1`, ... in the order the report lists them):
 //! - the clock event reasons (`Clocks Event Reasons` since driver 535, `Clocks Throttle Reasons`
 //!   before): each reason `Active` / `Not Active`, as a throttle flag named as printed;
-//! - `Power Draw` (or `Instantaneous Power Draw`) and the `Enforced Power Limit`: the limit the
-//!   driver actually applies, which the `Current` / `Requested` / `Default` limits only feed;
+//! - `Power Draw` (or `Instantaneous Power Draw`) and the limit the driver applies: `Enforced
+//!   Power Limit` before driver 535, `Current Power Limit` since (`Requested`, `Default`, `Min`
+//!   and `Max` only feed it);
 //! - current and maximum SM and memory clocks, and GPU utilization (it tells busy from idle);
 //! - `GPU Current Temp` and `Memory Current Temp`. The other temperature lines are thresholds
 //!   (`GPU Slowdown Temp`), a target, or, on newer drivers, margins to a limit (`GPU T.Limit Temp`
@@ -58,6 +59,8 @@ pub struct NvidiaSmiQuery {
     gpus: u32,
     /// Section headers by indent, innermost last.
     stack: Vec<(usize, Section)>,
+    /// A power limit was read for the current GPU block.
+    limit_seen: bool,
     pub skipped: SkippedLines,
     pub lines_used: u64,
 }
@@ -67,6 +70,7 @@ impl Default for NvidiaSmiQuery {
         NvidiaSmiQuery {
             gpus: 0,
             stack: Vec::new(),
+            limit_seen: false,
             skipped: SkippedLines::default(),
             lines_used: 0,
         }
@@ -126,6 +130,7 @@ impl NvidiaSmiQuery {
             clock.next_sample(None);
             self.gpus = 0;
             self.stack.clear();
+            self.limit_seen = false;
             self.lines_used += 1;
             return true;
         }
@@ -140,6 +145,7 @@ impl NvidiaSmiQuery {
             if indent == 0 && t.starts_with("GPU ") && t.contains(':') {
                 self.gpus += 1;
                 self.stack.clear();
+                self.limit_seen = false;
             } else if !t.is_empty() {
                 self.stack.push((indent, section_of(t)));
             }
@@ -174,9 +180,15 @@ impl NvidiaSmiQuery {
             (Section::Power, "Power Draw" | "Instantaneous Power Draw") => Quantity::Power {
                 rail: format!("{gpu} power draw"),
             },
-            (Section::Power, "Enforced Power Limit") => Quantity::Power {
-                rail: format!("{gpu} power limit"),
-            },
+            // The limit in force: `Enforced` before driver 535, `Current` since.
+            (Section::Power, "Enforced Power Limit" | "Current Power Limit")
+                if !self.limit_seen =>
+            {
+                self.limit_seen = true;
+                Quantity::Power {
+                    rail: format!("{gpu} power limit"),
+                }
+            }
             (Section::Clocks, "SM" | "Memory") => Quantity::ClockFreq {
                 name: format!("{gpu} {key} clock"),
             },

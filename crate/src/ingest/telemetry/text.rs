@@ -672,7 +672,10 @@ pub fn looks_like(lines: &[&str]) -> bool {
                 || nvidia_smi_query::is_marker(t)
         })
         .count();
-    hits >= 2 || (hits >= 1 && lines.len() <= 3)
+    // nvidia-smi's banner is unmistakable on its own (a `-d POWER` report has no other marker).
+    hits >= 2
+        || (hits >= 1 && lines.len() <= 3)
+        || lines.iter().any(|l| l.contains("==NVSMI LOG=="))
 }
 
 #[cfg(test)]
