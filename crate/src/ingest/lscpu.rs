@@ -73,6 +73,13 @@ impl Lscpu {
     /// Reads a line of either form into the topology hints. `None` when the line is not
     /// lscpu's; `Some(false)` when it is a table row that does not fit its header.
     pub fn line(&mut self, trimmed: &str, hints: &mut TopologyHints) -> Option<bool> {
+        // The shell prompt of a pasted session: `user@host:~$ lscpu -e`, or a bare prompt.
+        if trimmed.contains("$ lscpu") || trimmed.contains("# lscpu") || trimmed == "$" {
+            return Some(true);
+        }
+        if trimmed.ends_with('$') && trimmed.contains('@') && !trimmed.contains(' ') {
+            return Some(true);
+        }
         if is_header(trimmed) {
             self.columns = Some(trimmed.split_whitespace().map(str::to_string).collect());
             self.summary = false;
