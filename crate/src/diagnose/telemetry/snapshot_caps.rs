@@ -6,8 +6,9 @@
 //! Per input and GPU (the `GPU n` prefix of its series): the reasons active in at least one
 //! sample, the clock at those samples against its maximum, power draw against the enforced limit,
 //! and the temperature. A power reason makes `power.wall`, a thermal one `thermal.wall` (the
-//! one active in more samples wins). A reason whose clock is within 3 % of its maximum costs
-//! nothing and is not reported. `HW Slowdown` alone names no cause (heat or the power brake), so
+//! one active in more samples wins). Only a dump that states the maximum clock (`Max Clocks`)
+//! sizes the cap, so only such a dump is judged here; a reason whose clock is within 3 % of its
+//! maximum costs nothing and is not reported. `HW Slowdown` alone names no cause (heat or the power brake), so
 //! it decides nothing; nor do "has occurred" flags or under-voltage (its own finding).
 
 use super::stats::mean;
@@ -110,10 +111,13 @@ pub fn findings(ev: &Evidence, done: &[InputId]) -> Vec<Finding> {
         });
         let now_mhz = clock.and_then(|c| at(c, times));
         let max_mhz = max.and_then(|m| m.points.iter().map(|p| p.1).reduce(f64::max));
-        if let (Some(c), Some(m)) = (now_mhz, max_mhz) {
-            if c >= 0.97 * m {
-                continue;
-            }
+        // Only a dump that states the maximum clock sizes the cap; a reason whose clock is
+        // within 3 % of it costs nothing.
+        let (Some(c), Some(m)) = (now_mhz, max_mhz) else {
+            continue;
+        };
+        if c >= 0.97 * m {
+            continue;
         }
         let draw = series(&|q| matches!(q, Quantity::Power { rail } if !rail.contains("limit")))
             .and_then(|s| at(s, times));
@@ -143,15 +147,9 @@ pub fn findings(ev: &Evidence, done: &[InputId]) -> Vec<Finding> {
             ("domain", domain.clone()),
             ("active", times.len().to_string()),
             ("samples", flag.points.len().to_string()),
-            ("capped_mhz", now_mhz.map_or_else(unknown, |c| num(c, 0))),
-            ("peak_mhz", max_mhz.map_or_else(unknown, |m| num(m, 0))),
-            (
-                "capped_pct",
-                match (now_mhz, max_mhz) {
-                    (Some(c), Some(m)) if m > 0.0 => num(100.0 * (1.0 - c / m), 0),
-                    _ => unknown(),
-                },
-            ),
+            ("capped_mhz", num(c, 0)),
+            ("peak_mhz", num(m, 0)),
+            ("capped_pct", num(100.0 * (1.0 - c / m), 0)),
             ("draw_w", draw.map_or_else(unknown, |d| num(d / 1e3, 1))),
             ("limit_w", limit.map_or_else(unknown, |l| num(l / 1e3, 0))),
             (
@@ -174,9 +172,7 @@ pub fn findings(ev: &Evidence, done: &[InputId]) -> Vec<Finding> {
             times.len(),
             flag.points.len()
         );
-        if let (Some(c), Some(m)) = (now_mhz, max_mhz) {
-            quote.push_str(&format!("; {domain} {} / {} MHz", num(c, 0), num(m, 0)));
-        }
+        quote.push_str(&format!("; {domain} {} / {} MHz", num(c, 0), num(m, 0)));
         if let (Some(d), Some(l)) = (draw, limit) {
             quote.push_str(&format!("; {} / {} W", num(d / 1e3, 1), num(l / 1e3, 0)));
         }
