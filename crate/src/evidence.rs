@@ -511,6 +511,21 @@ pub struct Evidence {
     pub device: Option<DeviceProbe>,
     /// Supply, USB, thermal and OOM events from kernel logs, in input order.
     pub kernel_events: Vec<KernelEvent>,
+    /// Power modes that status dumps state (Jetson `nvpmodel -q`, `jetson_clocks --show`).
+    pub power_modes: Vec<PowerMode>,
+}
+
+/// A board power mode as a status dump names it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PowerMode {
+    pub input: InputId,
+    pub line: u64,
+    /// As printed: `MAXN`, `15W`, `MODE_10W_DESKTOP`.
+    pub name: String,
+    /// The mode's number (`nvpmodel -q` prints it on the next line).
+    pub id: Option<u32>,
+    /// The line verbatim.
+    pub text: String,
 }
 
 /// What a kernel log line reports.

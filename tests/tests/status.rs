@@ -76,6 +76,7 @@ fn healthy_dumps_raise_nothing() {
         "lscpu-e-vm-no-mhz.txt",
         "lscpu-x86-summary.txt",
         "lscpu-e-rk3588.txt",
+        "jetson-clocks-show-orin-maxn.txt",
     ] {
         let r = system(name);
         assert!(ids(&r).is_empty(), "{name}: {:?}", ids(&r));
@@ -107,6 +108,27 @@ fn get_throttled_says_under_voltage_now_and_since_boot() {
     let r = report_of(&root().join("samples/telemetry/vcgencmd.txt"), Lang::En);
     let f = finding(&r, "power.under-voltage");
     assert_eq!(f["severity"], "critical");
+}
+
+#[test]
+fn a_jetson_below_maxn_is_a_power_wall_by_mode() {
+    let r = system("jetson-nvpmodel-q-15w.txt");
+    assert_eq!(ids(&r), vec!["power.wall"]);
+    let f = finding(&r, "power.wall");
+    let s = f["summary"].as_str().unwrap();
+    assert!(s.contains("power mode 15W (nvpmodel mode 2)"), "{s}");
+    assert!(f["fix"].as_str().unwrap().contains("nvpmodel -m 0"), "{f}");
+    assert_eq!(f["evidence"][0]["line_start"], 2);
+    assert!(r["inputs"][0]["problems"].as_array().unwrap().is_empty());
+    // jetson_clocks --show gives each online CPU's clock.
+    let r = system("jetson-clocks-show-orin-maxn.txt");
+    let cpus = r["series"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["quantity"] == "cpu-freq")
+        .count();
+    assert_eq!(cpus, 12);
 }
 
 #[test]

@@ -10,6 +10,9 @@
 //! sizes the cap, so only such a dump is judged here; a reason whose clock is within 3 % of its
 //! maximum costs nothing and is not reported. `HW Slowdown` alone names no cause (heat or the power brake), so
 //! it decides nothing; nor do "has occurred" flags or under-voltage (its own finding).
+//!
+//! A stated board power mode below the maximum (Jetson `nvpmodel` other than `MAXN`) is a power
+//! wall by configuration, with its line as evidence.
 
 use super::stats::mean;
 use super::thermal_wall::threshold;
@@ -62,9 +65,40 @@ fn at(s: &Series, times: &[f64]) -> Option<f64> {
     }
 }
 
+/// A board power mode below the maximum (Jetson `nvpmodel`: anything but `MAXN`) caps the
+/// clocks, and on some modules takes cores offline, to hold a power budget: a power wall by
+/// configuration. The first such mode stated is reported.
+fn power_mode(ev: &Evidence) -> Option<Finding> {
+    let m = ev
+        .power_modes
+        .iter()
+        .find(|m| !m.name.to_ascii_uppercase().contains("MAXN"))?;
+    Some(Finding {
+        id: "power.wall",
+        severity: Severity::Warning,
+        params: vec![
+            ("variant", "mode".into()),
+            ("mode", m.name.clone()),
+            (
+                "mode_id",
+                m.id.map_or_else(|| "?".into(), |i| i.to_string()),
+            ),
+        ],
+        count: None,
+        evidence: vec![EvidenceRef {
+            input: m.input,
+            lines: Some((m.line, m.line)),
+            time_s: None,
+            quote: Some(m.text.clone()),
+        }],
+        lines: Vec::new(),
+        lines_truncated: false,
+    })
+}
+
 pub fn findings(ev: &Evidence, done: &[InputId]) -> Vec<Finding> {
     let origin = time_origin(ev);
-    let mut out = Vec::new();
+    let mut out: Vec<Finding> = power_mode(ev).into_iter().collect();
     let mut groups: Vec<(InputId, &str)> = Vec::new();
     for s in &ev.series {
         if let Quantity::ThrottleFlag { reason } = &s.quantity {

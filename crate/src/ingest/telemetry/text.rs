@@ -7,6 +7,7 @@
 //! sample when a key repeats and counts samples one interval (1 s, the tools' usual default)
 //! apart.
 
+use super::jetson::{self, Jetson};
 use super::nvidia_smi_query::{self, NvidiaSmiQuery};
 use super::time::{self, NumericHint};
 use super::units;
@@ -73,6 +74,8 @@ pub struct TextTelemetryParser {
     lines_used: u64,
     /// Set once the input shows itself as an `nvidia-smi -q` report.
     nvsmi: Option<NvidiaSmiQuery>,
+    /// Set once the input shows Jetson `nvpmodel -q` / `jetson_clocks --show` lines.
+    jetson: Option<Jetson>,
     /// Status fields (vcgencmd) whose value could not be read.
     skipped: SkippedLines,
 }
@@ -90,6 +93,7 @@ impl TextTelemetryParser {
             last_elapsed: None,
             lines_used: 0,
             nvsmi: None,
+            jetson: None,
             skipped: SkippedLines::default(),
         }
     }
@@ -515,7 +519,7 @@ impl TextTelemetryParser {
 }
 
 impl LineParser for TextTelemetryParser {
-    fn line(&mut self, line: Line<'_>, _ev: &mut Evidence) {
+    fn line(&mut self, line: Line<'_>, ev: &mut Evidence) {
         let p = patterns();
         let mut text = line.text.trim_end();
         if text.trim().is_empty() {
@@ -526,6 +530,22 @@ impl LineParser for TextTelemetryParser {
         }
         if let Some(q) = &mut self.nvsmi {
             if q.line(line.number, text, &mut self.clock, &mut self.sink) {
+                return;
+            }
+        }
+        if self.jetson.is_none() && jetson::is_marker(text) {
+            self.jetson = Some(Jetson::default());
+        }
+        if let Some(j) = &mut self.jetson {
+            let input = self.input;
+            if j.line(
+                input,
+                line.number,
+                text,
+                &mut self.clock,
+                &mut self.sink,
+                ev,
+            ) {
                 return;
             }
         }
@@ -635,14 +655,19 @@ impl LineParser for TextTelemetryParser {
 
     fn finish(&mut self, ev: &mut Evidence) {
         self.flush_battery();
-        if let Some(q) = &self.nvsmi {
-            for (n, l) in &q.skipped.first {
+        let nested = [
+            self.nvsmi.as_ref().map(|q| &q.skipped),
+            self.jetson.as_ref().map(|j| &j.skipped),
+        ];
+        for s in nested.into_iter().flatten() {
+            for (n, l) in &s.first {
                 self.skipped.add(*n, l);
             }
-            self.skipped.count += q.skipped.count - q.skipped.first.len() as u64;
+            self.skipped.count += s.count - s.first.len() as u64;
         }
         ev.problem_lines(self.input, ProblemCode::StatusLinesSkipped, &self.skipped);
-        if self.sink.is_empty() {
+        let stated_mode = ev.power_modes.iter().any(|m| m.input == self.input);
+        if self.sink.is_empty() && !stated_mode {
             ev.problem(self.input, ProblemCode::TelemetryNoSeries, None);
         }
         self.sink.finish(self.input, ev);
@@ -670,12 +695,16 @@ pub fn looks_like(lines: &[&str]) -> bool {
                 || t.starts_with("throttled=0x")
                 || (t.starts_with("temp=") && t.ends_with("'C"))
                 || nvidia_smi_query::is_marker(t)
+                || jetson::is_marker(t)
         })
         .count();
-    // nvidia-smi's banner is unmistakable on its own (a `-d POWER` report has no other marker).
+    // nvidia-smi's banner and nvpmodel's mode line are unmistakable on their own (a `-d POWER`
+    // report has no other marker; `nvpmodel -q --verbose` buries its mode in NVPM lines).
     hits >= 2
         || (hits >= 1 && lines.len() <= 3)
-        || lines.iter().any(|l| l.contains("==NVSMI LOG=="))
+        || lines
+            .iter()
+            .any(|l| l.contains("==NVSMI LOG==") || l.trim().starts_with("NV Power Mode:"))
 }
 
 #[cfg(test)]
