@@ -204,4 +204,18 @@ mod tests {
         assert!(!is_header("CPU usage is high"));
         assert!(is_header("CPU SOCKET CORE ONLINE"));
     }
+
+    #[test]
+    fn garbage_never_panics() {
+        for t in [
+            "CPU",
+            "CPU CORE\n",
+            "CPU CORE\n99999999999 1",
+            "CPU MAXMHZ CORE\n0 1e400 0\n1 -5 0\n2 nan 0",
+            "Architecture:\n:\nCPU(s): -1\nModel name:",
+            "CPU SOCKET CORE ONLINE MAXMHZ\n4294967296 0 0 yes 1.0\n",
+        ] {
+            read(t);
+        }
+    }
 }

@@ -183,4 +183,18 @@ mod tests {
         assert_eq!(j.skipped.count, 1);
         assert_eq!(ev.power_modes[0].name, "30W");
     }
+
+    #[test]
+    fn garbage_never_panics() {
+        for t in [
+            "NV Power Mode:",
+            "NV Power Mode: 15W\n99999999999999",
+            "cpu: Online=0 MaxFreq=",
+            "cpu99999999999: Online=1 MaxFreq=1 CurrentFreq=1e999",
+            "GPU CurrentFreq=-1 MaxFreq=x",
+            "SOC family:\n\u{0}MaxFreq==",
+        ] {
+            read(t);
+        }
+    }
 }

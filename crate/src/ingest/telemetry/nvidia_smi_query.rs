@@ -384,4 +384,14 @@ GPU 00000000:01:00.0
         assert_eq!(values(&ev, &flag(0)), vec![0.0]);
         assert_eq!(values(&ev, &flag(1)), vec![1.0]);
     }
+
+    #[test]
+    fn garbage_and_cut_reports_never_panic() {
+        let junk = "\u{0}\u{feff}  : \n    Clocks Event Reasons\n :\n GPU\n        SW Power Cap : 1e309 W\n        Power Draw : -inf W\nTimestamp : Feb 30 99:99:99 20260\n";
+        for cut in (0..BLOCK.len()).step_by(7) {
+            if BLOCK.is_char_boundary(cut) {
+                read(&format!("{}{junk}{}", &BLOCK[..cut], &BLOCK[cut..]));
+            }
+        }
+    }
 }
