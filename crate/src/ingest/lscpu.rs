@@ -32,22 +32,64 @@ pub fn is_summary_start(line: &str) -> bool {
     line.trim_start().starts_with("Architecture:")
 }
 
-/// Whether the first lines of an input are mostly lscpu output (either form), so a log that
-/// merely quotes lscpu is still read as a log.
+/// Field names of lscpu's summary (util-linux 2.2x to 2.40), by prefix.
+const SUMMARY_KEYS: &[&str] = &[
+    "Architecture",
+    "CPU op-mode",
+    "Address sizes",
+    "Byte Order",
+    "CPU(s)",
+    "On-line CPU",
+    "Off-line CPU",
+    "Vendor ID",
+    "Model name",
+    "Model",
+    "BIOS",
+    "CPU family",
+    "Thread(s) per",
+    "Core(s) per",
+    "Socket(s)",
+    "Cluster(s)",
+    "Book(s)",
+    "Drawer(s)",
+    "Stepping",
+    "Frequency boost",
+    "CPU max MHz",
+    "CPU min MHz",
+    "CPU MHz",
+    "CPU(s) scaling MHz",
+    "BogoMIPS",
+    "Flags",
+    "Virtualization",
+    "Hypervisor",
+    "L1d",
+    "L1i",
+    "L2",
+    "L3",
+    "L4",
+    "Caches",
+    "NUMA",
+    "Vulnerabilit",
+    "Dispatching mode",
+    "Machine type",
+];
+
+/// Whether an input is lscpu output (either form) from its first line on, so a log that merely
+/// quotes lscpu further down is still read as a log.
 pub fn looks_like(lines: &[&str]) -> bool {
     let body: Vec<&str> = lines
         .iter()
         .map(|l| l.trim())
-        .filter(|l| !l.is_empty() && !l.starts_with('$') && !l.starts_with('#'))
+        .filter(|l| !l.is_empty() && !l.starts_with('$') && !l.contains("$ lscpu"))
         .take(200)
         .collect();
-    let Some(start) = body
-        .iter()
-        .position(|l| is_header(l) || is_summary_start(l))
-    else {
+    let Some(first) = body.first() else {
         return false;
     };
-    let ours = body[start..]
+    if !(is_header(first) || is_summary_start(first)) {
+        return false;
+    }
+    let ours = body
         .iter()
         .filter(|l| {
             is_header(l)
@@ -55,10 +97,10 @@ pub fn looks_like(lines: &[&str]) -> bool {
                     .next()
                     .is_some_and(|c| c.parse::<u32>().is_ok())
                 || l.split_once(':')
-                    .is_some_and(|(k, _)| !k.is_empty() && k.len() < 48)
+                    .is_some_and(|(k, _)| SUMMARY_KEYS.iter().any(|s| k.trim().starts_with(s)))
         })
         .count();
-    ours * 10 >= body.len() * 6
+    ours * 10 >= body.len() * 8
 }
 
 #[derive(Default)]
