@@ -61,7 +61,7 @@ fn at(s: &Series, times: &[f64]) -> Option<f64> {
     if hits.is_empty() {
         mean(s.points.iter().map(|p| p.1))
     } else {
-        mean(hits.into_iter())
+        mean(hits)
     }
 }
 

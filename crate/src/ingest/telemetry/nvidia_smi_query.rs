@@ -55,6 +55,7 @@ fn section_of(header: &str) -> Section {
     }
 }
 
+#[derive(Default)]
 pub struct NvidiaSmiQuery {
     gpus: u32,
     /// Section headers by indent, innermost last.
@@ -63,18 +64,6 @@ pub struct NvidiaSmiQuery {
     limit_seen: bool,
     pub skipped: SkippedLines,
     pub lines_used: u64,
-}
-
-impl Default for NvidiaSmiQuery {
-    fn default() -> Self {
-        NvidiaSmiQuery {
-            gpus: 0,
-            stack: Vec::new(),
-            limit_seen: false,
-            skipped: SkippedLines::default(),
-            lines_used: 0,
-        }
-    }
 }
 
 enum Value {
