@@ -107,6 +107,9 @@ pub enum ProblemCode {
     RecorderMissed,
     /// Lines of a bundle that fit no section's shape.
     BundleLinesSkipped,
+    /// Status-dump fields tokscope reads (`nvidia-smi -q`, `lscpu -e`, ...) whose value it
+    /// could not read.
+    StatusLinesSkipped,
 }
 
 impl ProblemCode {
@@ -136,6 +139,7 @@ impl ProblemCode {
             ProblemCode::BundleNewer => "bundle-newer".into(),
             ProblemCode::RecorderMissed => "recorder-missed".into(),
             ProblemCode::BundleLinesSkipped => "bundle-lines-skipped".into(),
+            ProblemCode::StatusLinesSkipped => "status-lines-skipped".into(),
         }
     }
 }
@@ -509,6 +513,21 @@ pub struct Evidence {
     pub device: Option<DeviceProbe>,
     /// Supply, USB, thermal and OOM events from kernel logs, in input order.
     pub kernel_events: Vec<KernelEvent>,
+    /// Power modes that status dumps state (Jetson `nvpmodel -q`, `jetson_clocks --show`).
+    pub power_modes: Vec<PowerMode>,
+}
+
+/// A board power mode as a status dump names it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PowerMode {
+    pub input: InputId,
+    pub line: u64,
+    /// As printed: `MAXN`, `15W`, `MODE_10W_DESKTOP`.
+    pub name: String,
+    /// The mode's number (`nvpmodel -q` prints it on the next line).
+    pub id: Option<u32>,
+    /// The line verbatim.
+    pub text: String,
 }
 
 /// What a kernel log line reports.

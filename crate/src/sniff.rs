@@ -419,8 +419,8 @@ fn is_trace(lines: &[&str]) -> bool {
     hits >= 2 || (hits >= 1 && header) || is_system_info(lines)
 }
 
-/// `/proc/cpuinfo` (with CPU part ids) or a `cpuinfo_max_freq` list: read with the traces, since
-/// they tell the CPU clusters apart.
+/// `/proc/cpuinfo` (with CPU part ids), a `cpuinfo_max_freq` list or `lscpu` output: read with
+/// the traces, since they tell the CPU clusters apart.
 fn is_system_info(lines: &[&str]) -> bool {
     let cpuinfo = lines
         .iter()
@@ -431,7 +431,7 @@ fn is_system_info(lines: &[&str]) -> bool {
         .filter(|l| l.contains("cpuinfo_max_freq"))
         .count()
         >= 2;
-    cpuinfo || max_freq
+    cpuinfo || max_freq || crate::ingest::lscpu::looks_like(lines)
 }
 
 fn is_csv(lines: &[&str]) -> bool {
@@ -514,6 +514,12 @@ mod tests {
         let cpuinfo =
             b"processor\t: 0\nBogoMIPS\t: 38.40\nCPU implementer\t: 0x41\nCPU part\t: 0xd05\n";
         assert_eq!(sniff(cpuinfo).kind, InputKind::Trace);
+        let lscpu = b"$ lscpu -e\nCPU NODE SOCKET CORE L1d:L1i:L2:L3 ONLINE    MAXMHZ   MINMHZ\n  0    0      0    0 0:0:0:0          yes 1800.0000 408.0000\n  4    0      0    4 4:4:4:0          yes 2352.0000 408.0000\n";
+        assert_eq!(sniff(lscpu).kind, InputKind::Trace);
+        let summary = b"Architecture:            aarch64\n  CPU op-mode(s):        32-bit, 64-bit\nCPU(s):                  8\nModel name:              Cortex-A55\n";
+        assert_eq!(sniff(summary).kind, InputKind::Trace);
+        let nvsmi = b"==============NVSMI LOG==============\n\nTimestamp : Tue Dec  1 10:14:52 2026\nDriver Version : 550.120\n";
+        assert_eq!(sniff(nvsmi).kind, InputKind::Telemetry);
         let log = b"starting up, please wait\nloaded model, 3 layers\nall good\n";
         assert_eq!(sniff(log).kind, InputKind::Log);
     }

@@ -1,5 +1,5 @@
 //! The line-oriented telemetry parser (tegrastats, dumpsys battery / thermalservice, sysfs dumps,
-//! powermetrics, vcgencmd) on arbitrary bytes read as telemetry text whatever the sniffer would
+//! powermetrics, vcgencmd, nvidia-smi -q, Jetson nvpmodel / jetson_clocks) on arbitrary bytes read as telemetry text whatever the sniffer would
 //! say, chunked and reported like the `session` target.
 #![no_main]
 use libfuzzer_sys::fuzz_target;

@@ -34,6 +34,10 @@ fn each_kernel_finding_fires_on_its_sample_only() {
     let mut checked = 0;
     for folder in ["logs", "negative", "telemetry", "traces", "demo", "compare"] {
         for s in samples(folder) {
+            // vcgencmd's get_throttled says "under-voltage now" itself (tests/tests/status.rs).
+            if s.ends_with("telemetry/vcgencmd.txt") {
+                continue;
+            }
             let found = ids(&s);
             assert!(
                 !found

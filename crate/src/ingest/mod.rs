@@ -12,6 +12,7 @@ pub mod frameworks;
 pub mod kernel_log;
 pub mod lines;
 pub mod log;
+pub mod lscpu;
 pub mod perf_data;
 pub mod telemetry;
 pub mod trace;

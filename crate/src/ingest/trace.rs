@@ -2,13 +2,14 @@
 //! `--header`), simpleperf (`report_sample.py`, `report-sample`, and the
 //! `simpleperf report --sort comm,tid,cpu` table), ftrace / trace-cmd / systrace text, and the
 //! system information that tells CPU clusters apart (`/proc/cpuinfo`, `cpuinfo_max_freq` lists,
-//! `getprop` SoC names).
+//! `lscpu`, `getprop` SoC names).
 //!
 //! Each line is one of: an event header, a detail line under a sample (callchain frames and the
 //! like), a header/comment line, a blank line, or a line of system information. Anything else is
 //! counted as skipped, with its line number, so nothing is dropped silently.
 
 use super::lines::Line;
+use super::lscpu::Lscpu;
 use super::trace_line::{self, Style};
 use super::tracepoints::{self as tp, Tracepoint};
 use super::LineParser;
@@ -32,6 +33,7 @@ pub struct TraceParser {
     table_total_samples: Option<f64>,
     /// `/proc/cpuinfo`: the processor whose lines follow.
     processor: Option<u32>,
+    lscpu: Lscpu,
     /// Series index per CPU (frequency) and per zone (temperature).
     freq_series: HashMap<u32, usize>,
     temp_series: HashMap<String, usize>,
@@ -54,6 +56,7 @@ impl TraceParser {
             table: None,
             table_total_samples: None,
             processor: None,
+            lscpu: Lscpu::default(),
             freq_series: HashMap::new(),
             temp_series: HashMap::new(),
         }
@@ -347,8 +350,15 @@ impl TraceParser {
         true
     }
 
-    /// `/proc/cpuinfo`, `cpuinfo_max_freq` lists, `getprop` SoC names, trace-cmd's `cpus=N`.
+    /// `/proc/cpuinfo`, `cpuinfo_max_freq` lists, `lscpu`, `getprop` SoC names, trace-cmd's
+    /// `cpus=N`.
     fn system_info(&mut self, trimmed: &str, ev: &mut Evidence) -> bool {
+        if let Some(ok) = self.lscpu.line(trimmed, &mut ev.sched.hints) {
+            if ok {
+                self.set_format(ev, TraceFormat::SystemInfo);
+            }
+            return ok;
+        }
         let hints = &mut ev.sched.hints;
         if let Some(n) = trimmed.strip_prefix("cpus=") {
             if let Ok(n) = n.trim().parse() {

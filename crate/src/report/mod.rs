@@ -193,8 +193,19 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
                 .collect();
             let params: Vec<(&str, &str)> =
                 resolved.iter().map(|(k, v)| (*k, v.as_str())).collect();
-            let t =
-                |part: &str| catalogue::text(lang, &format!("finding.{}.{part}", f.id), &params);
+            // A finding read from another kind of evidence (a status snapshot instead of a
+            // series) words its summary as `finding.<id>.summary-<variant>`.
+            let variant = f.params.iter().find(|(k, _)| *k == "variant");
+            let t = |part: &str| {
+                let key = format!("finding.{}.{part}", f.id);
+                let key = match variant {
+                    Some((_, v)) if catalogue::entries().contains_key(&format!("{key}-{v}")) => {
+                        format!("{key}-{v}")
+                    }
+                    _ => key,
+                };
+                catalogue::text(lang, &key, &params)
+            };
             FindingReport {
                 id: f.id.to_string(),
                 severity: f.severity,
@@ -325,7 +336,8 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
                     | ProblemCode::TraceSeriesCut
                     | ProblemCode::RunsCut
                     | ProblemCode::BundleNewer
-                    | ProblemCode::BundleLinesSkipped => "warning",
+                    | ProblemCode::BundleLinesSkipped
+                    | ProblemCode::StatusLinesSkipped => "warning",
                     ProblemCode::TimingsNotRead | ProblemCode::NothingRead => "warning",
                     ProblemCode::UnknownLog
                     | ProblemCode::Cancelled

@@ -10,6 +10,7 @@ pub mod ambient;
 pub mod caps;
 pub mod charging;
 pub mod decay;
+pub mod snapshot_caps;
 pub mod stall;
 pub mod stats;
 pub mod thermal_wall;
@@ -361,6 +362,11 @@ pub fn window_mean(values: &[f64], a: usize, b: usize) -> Option<f64> {
 /// Classifies a throttle flag's name as thermal (`true`), power (`false`) or neither.
 pub fn flag_is_thermal(reason: &str) -> Option<bool> {
     let l = reason.to_lowercase();
+    // A "has occurred" flag (vcgencmd bits 16-19) stays set from the event to the next boot: it
+    // says nothing about what holds the clock at a given moment.
+    if l.contains("occurred") {
+        return None;
+    }
     if ["thermal", "temp", "tj", "prochot", "pressure", "corethr"]
         .iter()
         .any(|w| l.contains(w))

@@ -11,12 +11,15 @@
 //!   or power flat at a ceiling (spread ≤ 5 % while capped, at ≥ 90 % of its peak), confirms it;
 //!   with neither, the basis says it is the likely reading and what would confirm it;
 //! - otherwise undetermined, naming what is missing.
+//!
+//! Status dumps with too few samples for a cap over time (`nvidia-smi -q`) are judged by the
+//! reasons the driver itself names, in [`super::snapshot_caps`].
 
 use super::stats::{self, best_lag, change_points};
 use super::{flag_is_thermal, num, signed, window_mean, Ctx, Domain, Track, CAP_RATIO};
 use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
-use crate::evidence::Evidence;
+use crate::evidence::{Evidence, InputId};
 
 pub const IDS: &[&str] = &["thermal.wall", "power.wall", "throttle.undetermined"];
 
@@ -195,16 +198,20 @@ fn power_ceiling(ctx: &Ctx, cap: &Cap) -> Option<(f64, f64, String)> {
 }
 
 pub fn rule(ev: &Evidence) -> Vec<Finding> {
-    let Some(ctx) = super::Ctx::new(ev) else {
-        return Vec::new();
-    };
     let mut out = Vec::new();
-    for d in &ctx.domains {
-        let Some(cap) = find_cap(&ctx, d) else {
-            continue;
-        };
-        out.push(classify(&ctx, d, &cap));
+    if let Some(ctx) = super::Ctx::new(ev) {
+        for d in &ctx.domains {
+            let Some(cap) = find_cap(&ctx, d) else {
+                continue;
+            };
+            out.push(classify(&ctx, d, &cap));
+        }
     }
+    let done: Vec<InputId> = out
+        .iter()
+        .flat_map(|f| f.evidence.iter().map(|e| e.input))
+        .collect();
+    out.extend(super::snapshot_caps::findings(ev, &done));
     out
 }
 

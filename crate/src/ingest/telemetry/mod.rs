@@ -5,6 +5,8 @@
 //! [`SeriesBuilder`]'s min/max-preserving point budget.
 
 pub mod csv;
+pub mod jetson;
+pub mod nvidia_smi_query;
 pub mod text;
 pub mod time;
 pub mod units;

@@ -7,10 +7,12 @@
 //! sample when a key repeats and counts samples one interval (1 s, the tools' usual default)
 //! apart.
 
+use super::jetson::{self, Jetson};
+use super::nvidia_smi_query::{self, NvidiaSmiQuery};
 use super::time::{self, NumericHint};
 use super::units;
 use super::{SampleClock, Sink};
-use crate::evidence::{Evidence, InputId, ProblemCode, Quantity};
+use crate::evidence::{Evidence, InputId, ProblemCode, Quantity, SkippedLines};
 use crate::ingest::lines::Line;
 use crate::ingest::LineParser;
 use regex::Regex;
@@ -45,7 +47,7 @@ fn patterns() -> &'static Patterns {
         pm_cpu: Regex::new(r"^CPU (\d+) (frequency|active residency):\s+([\d.]+)\s*(MHz|%)").expect("pm cpu"),
         pm_power: Regex::new(r"^([\w ()+-]*?Power)[^:]*:\s+([\d.]+)\s*(mW|W)").expect("pm power"),
         pm_header: Regex::new(r"^\*\*\* Sampled system activity \(([^)]*)\)(?: \(([\d.]+)ms elapsed\))?").expect("pm header"),
-        vc: Regex::new(r"^(throttled|temp|frequency\(\d+\)|volt)=([0-9A-Fa-fx.]+)").expect("vcgencmd"),
+        vc: Regex::new(r"^(throttled|temp|frequency\(\d+\)|volt)=(\S+)").expect("vcgencmd"),
         lead_stamp: Regex::new(r"^(\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}[ T]\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)\s+").expect("lead stamp"),
     })
 }
@@ -70,6 +72,12 @@ pub struct TextTelemetryParser {
     battery_t: f64,
     last_elapsed: Option<f64>,
     lines_used: u64,
+    /// Set once the input shows itself as an `nvidia-smi -q` report.
+    nvsmi: Option<NvidiaSmiQuery>,
+    /// Set once the input shows Jetson `nvpmodel -q` / `jetson_clocks --show` lines.
+    jetson: Option<Jetson>,
+    /// Status fields (vcgencmd) whose value could not be read.
+    skipped: SkippedLines,
 }
 
 impl TextTelemetryParser {
@@ -84,6 +92,9 @@ impl TextTelemetryParser {
             battery_t: 0.0,
             last_elapsed: None,
             lines_used: 0,
+            nvsmi: None,
+            jetson: None,
+            skipped: SkippedLines::default(),
         }
     }
 
@@ -372,17 +383,26 @@ impl TextTelemetryParser {
         false
     }
 
-    fn vcgencmd(&mut self, key: &str, value: &str) {
+    fn vcgencmd(&mut self, key: &str, value: &str, number: u64, raw: &str) {
         let t = self.clock.at(key);
         let v = value.trim_end_matches(['V', 'C', '\'']);
         match key {
             "throttled" => {
-                let bits = u64::from_str_radix(v.trim_start_matches("0x"), 16).unwrap_or(0);
+                // A damaged mask is skipped, not read as "nothing happened".
+                let Ok(bits) = u64::from_str_radix(v.trim_start_matches("0x"), 16) else {
+                    self.skipped.add(number, raw);
+                    return;
+                };
+                // The low bits say what holds now, bits 16-19 what has happened since boot.
                 for (bit, reason) in [
                     (0, "under-voltage"),
                     (1, "arm frequency capped"),
                     (2, "throttled"),
                     (3, "soft temperature limit"),
+                    (16, "under-voltage has occurred"),
+                    (17, "arm frequency capping has occurred"),
+                    (18, "throttling has occurred"),
+                    (19, "soft temperature limit has occurred"),
                 ] {
                     let on = f64::from(u8::from(bits & (1 << bit) != 0));
                     self.sink.push(
@@ -395,40 +415,37 @@ impl TextTelemetryParser {
                     );
                 }
             }
-            "temp" => {
-                if let Ok(c) = v.parse::<f64>() {
-                    self.sink.push(
-                        Quantity::Temperature {
-                            sensor: "SoC".into(),
-                        },
-                        "vcgencmd measure_temp",
-                        t,
-                        c,
-                    );
-                }
-            }
-            "volt" => {
-                if let Ok(x) = v.parse::<f64>() {
-                    self.sink.push(
-                        Quantity::Voltage {
-                            rail: "core".into(),
-                        },
-                        "vcgencmd measure_volts",
-                        t,
-                        x * 1e3,
-                    );
-                }
-            }
-            _ => {
-                if let Ok(hz) = v.parse::<f64>() {
-                    self.sink.push(
-                        Quantity::ClockFreq { name: "arm".into() },
-                        "vcgencmd measure_clock",
-                        t,
-                        hz / 1e6,
-                    );
-                }
-            }
+            "temp" => match v.parse::<f64>() {
+                Ok(c) => self.sink.push(
+                    Quantity::Temperature {
+                        sensor: "SoC".into(),
+                    },
+                    "vcgencmd measure_temp",
+                    t,
+                    c,
+                ),
+                Err(_) => self.skipped.add(number, raw),
+            },
+            "volt" => match v.parse::<f64>() {
+                Ok(x) => self.sink.push(
+                    Quantity::Voltage {
+                        rail: "core".into(),
+                    },
+                    "vcgencmd measure_volts",
+                    t,
+                    x * 1e3,
+                ),
+                Err(_) => self.skipped.add(number, raw),
+            },
+            _ => match v.parse::<f64>() {
+                Ok(hz) => self.sink.push(
+                    Quantity::ClockFreq { name: "arm".into() },
+                    "vcgencmd measure_clock",
+                    t,
+                    hz / 1e6,
+                ),
+                Err(_) => self.skipped.add(number, raw),
+            },
         }
     }
 
@@ -502,11 +519,35 @@ impl TextTelemetryParser {
 }
 
 impl LineParser for TextTelemetryParser {
-    fn line(&mut self, line: Line<'_>, _ev: &mut Evidence) {
+    fn line(&mut self, line: Line<'_>, ev: &mut Evidence) {
         let p = patterns();
         let mut text = line.text.trim_end();
         if text.trim().is_empty() {
             return;
+        }
+        if self.nvsmi.is_none() && nvidia_smi_query::is_marker(text) {
+            self.nvsmi = Some(NvidiaSmiQuery::default());
+        }
+        if let Some(q) = &mut self.nvsmi {
+            if q.line(line.number, text, &mut self.clock, &mut self.sink) {
+                return;
+            }
+        }
+        if self.jetson.is_none() && jetson::is_marker(text) {
+            self.jetson = Some(Jetson::default());
+        }
+        if let Some(j) = &mut self.jetson {
+            let input = self.input;
+            if j.line(
+                input,
+                line.number,
+                text,
+                &mut self.clock,
+                &mut self.sink,
+                ev,
+            ) {
+                return;
+            }
         }
         // A time stamp that starts the line (tegrastats since JetPack 5, `ts` loops).
         if let Some(c) = p.lead_stamp.captures(text) {
@@ -606,7 +647,7 @@ impl LineParser for TextTelemetryParser {
         }
         if let Some(c) = p.vc.captures(trimmed) {
             let (k, v) = (c[1].to_string(), c[2].to_string());
-            self.vcgencmd(&k, &v);
+            self.vcgencmd(&k, &v, line.number, trimmed);
             return;
         }
         self.lines_used -= 1;
@@ -614,7 +655,19 @@ impl LineParser for TextTelemetryParser {
 
     fn finish(&mut self, ev: &mut Evidence) {
         self.flush_battery();
-        if self.sink.is_empty() {
+        let nested = [
+            self.nvsmi.as_ref().map(|q| &q.skipped),
+            self.jetson.as_ref().map(|j| &j.skipped),
+        ];
+        for s in nested.into_iter().flatten() {
+            for (n, l) in &s.first {
+                self.skipped.add(*n, l);
+            }
+            self.skipped.count += s.count - s.first.len() as u64;
+        }
+        ev.problem_lines(self.input, ProblemCode::StatusLinesSkipped, &self.skipped);
+        let stated_mode = ev.power_modes.iter().any(|m| m.input == self.input);
+        if self.sink.is_empty() && !stated_mode {
             ev.problem(self.input, ProblemCode::TelemetryNoSeries, None);
         }
         self.sink.finish(self.input, ev);
@@ -641,9 +694,17 @@ pub fn looks_like(lines: &[&str]) -> bool {
                 || t.contains("HW active frequency:")
                 || t.starts_with("throttled=0x")
                 || (t.starts_with("temp=") && t.ends_with("'C"))
+                || nvidia_smi_query::is_marker(t)
+                || jetson::is_marker(t)
         })
         .count();
-    hits >= 2 || (hits >= 1 && lines.len() <= 3)
+    // nvidia-smi's banner and nvpmodel's mode line are unmistakable on their own (a `-d POWER`
+    // report has no other marker; `nvpmodel -q --verbose` buries its mode in NVPM lines).
+    hits >= 2
+        || (hits >= 1 && lines.len() <= 3)
+        || lines
+            .iter()
+            .any(|l| l.contains("==NVSMI LOG==") || l.trim().starts_with("NV Power Mode:"))
 }
 
 #[cfg(test)]
@@ -784,6 +845,19 @@ mod tests {
             vec![0.0, 1.0]
         );
         let ev = parse("throttled=0x50005\ntemp=47.2'C\nthrottled=0x0\ntemp=48.0'C\n");
+        // Bit 16 holds "has occurred" after the low bit cleared; bit 18 too.
+        assert_eq!(
+            pts(
+                &ev,
+                &Quantity::ThrottleFlag {
+                    reason: "under-voltage has occurred".into()
+                }
+            )
+            .iter()
+            .map(|p| p.1)
+            .collect::<Vec<_>>(),
+            vec![1.0, 0.0]
+        );
         assert_eq!(
             pts(
                 &ev,
@@ -803,5 +877,28 @@ mod tests {
             .1,
             48.0
         );
+    }
+
+    #[test]
+    fn damaged_status_values_are_skipped_not_zero() {
+        let ev = parse("throttled=0x50000\nthrottled=0xZZ\ntemp=4x.2'C\nthrottled=0x80008\n");
+        let occurred = pts(
+            &ev,
+            &Quantity::ThrottleFlag {
+                reason: "under-voltage has occurred".into(),
+            },
+        );
+        assert_eq!(
+            occurred.iter().map(|p| p.1).collect::<Vec<_>>(),
+            vec![1.0, 0.0]
+        );
+        let p = &ev.inputs[0].problems;
+        let skipped = p
+            .iter()
+            .find(|p| p.code == ProblemCode::StatusLinesSkipped)
+            .and_then(|p| p.lines.clone())
+            .expect("skipped lines reported");
+        assert_eq!(skipped.count, 2);
+        assert_eq!(skipped.first[0], (2, "throttled=0xZZ".to_string()));
     }
 }

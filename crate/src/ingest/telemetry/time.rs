@@ -125,6 +125,28 @@ pub fn date(text: &str) -> Option<i64> {
     }
 }
 
+/// The C library's `ctime` form that nvidia-smi and `dmesg -T` print: `Tue Dec  1 10:00:00 2026`
+/// (weekday optional, day space-padded). Local time as printed: absolute, zone unknown.
+pub fn ctime(text: &str) -> Option<Stamp> {
+    const MONTHS: [&str; 12] = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ];
+    let mut words: Vec<&str> = text.split_whitespace().collect();
+    if words.len() == 5 {
+        words.remove(0);
+    }
+    let [mon, day, clock_part, year] = words[..] else {
+        return None;
+    };
+    let mon = mon.get(..3)?.to_ascii_lowercase();
+    let m = MONTHS.iter().position(|x| *x == mon)? as i64 + 1;
+    let days = days_from_civil(year.parse().ok()?, m, day.parse().ok()?)?;
+    Some(Stamp {
+        s: days as f64 * 86_400.0 + clock(clock_part)?,
+        absolute: true,
+    })
+}
+
 /// A whole time stamp in one cell: a number, ISO 8601 (`T` or space, optional zone),
 /// `date time`, or a bare clock.
 pub fn parse(text: &str, hint: NumericHint) -> Option<Stamp> {
