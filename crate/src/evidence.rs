@@ -4,6 +4,7 @@
 //! Everything here is bounded by what the evidence needs, not by the size of the inputs.
 
 use crate::ingest::decode::TextEncoding;
+pub mod memory;
 pub mod sched;
 
 use crate::ingest::failure_phrases::FailureClass;
@@ -105,6 +106,8 @@ pub enum ProblemCode {
     RecorderMissed,
     /// Lines of a bundle that fit no section's shape.
     BundleLinesSkipped,
+    /// Lines of a thread or memory snapshot that fit none of its shapes.
+    SnapshotLinesSkipped,
 }
 
 impl ProblemCode {
@@ -134,6 +137,7 @@ impl ProblemCode {
             ProblemCode::BundleNewer => "bundle-newer".into(),
             ProblemCode::RecorderMissed => "recorder-missed".into(),
             ProblemCode::BundleLinesSkipped => "bundle-lines-skipped".into(),
+            ProblemCode::SnapshotLinesSkipped => "snapshot-lines-skipped".into(),
         }
     }
 }
@@ -507,6 +511,8 @@ pub struct Evidence {
     pub device: Option<DeviceProbe>,
     /// Supply, USB, thermal and OOM events from kernel logs, in input order.
     pub kernel_events: Vec<KernelEvent>,
+    /// Process and system memory from snapshots (top, dumpsys meminfo, /proc, free).
+    pub memory: memory::MemoryEvidence,
 }
 
 /// What a kernel log line reports.

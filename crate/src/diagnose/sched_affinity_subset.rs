@@ -46,18 +46,15 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
         if untouched.is_empty() || used_fast.is_empty() || !crowded {
             continue;
         }
-        out.push(Finding {
-            id: IDS[0],
-            severity: Severity::Warning,
-            params: vec![
-                ("used_fast", cpu_list(&used_fast)),
-                ("untouched_fast", cpu_list(&untouched)),
-                ("fast_cpus", cpu_list(&fast)),
-                ("threads", threads.to_string()),
-                ("little_share", pct(little_share)),
-            ],
-            count: None,
-            evidence: vec![EvidenceRef {
+        let mut params = vec![
+            ("used_fast", cpu_list(&used_fast)),
+            ("untouched_fast", cpu_list(&untouched)),
+            ("fast_cpus", cpu_list(&fast)),
+            ("threads", threads.to_string()),
+            ("little_share", pct(little_share)),
+        ];
+        params.extend(sched_view::basis(v.trace));
+        let mut evidence = vec![EvidenceRef {
                 input: v.trace.input,
                 lines: None,
                 time_s: Some((0.0, v.trace.end_s)),
@@ -67,10 +64,50 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                     cpu_list(&untouched),
                     pct(little_share)
                 )),
-            }],
+        }];
+        evidence.extend(stated_masks(ev, v, &untouched));
+        out.push(Finding {
+            id: IDS[0],
+            severity: Severity::Warning,
+            params,
+            count: None,
+            evidence,
             lines: Vec::new(),
             lines_truncated: false,
         });
+    }
+    out
+}
+
+/// The affinity masks the inputs state (`taskset -p`, `Cpus_allowed_list`) for the inference
+/// threads or their process, when they leave out the untouched fast CPUs: the cause, in words.
+fn stated_masks(
+    ev: &Evidence,
+    v: &sched_view::TraceView<'_>,
+    untouched: &[u32],
+) -> Vec<EvidenceRef> {
+    let mut out = Vec::new();
+    for trace in &ev.sched.traces {
+        for (task, (cpus, line)) in &trace.affinity {
+            let ours = v
+                .inference()
+                .any(|t| t.thread.tid == *task || t.thread.pid == Some(*task));
+            if !ours || untouched.iter().any(|c| cpus.contains(c)) {
+                continue;
+            }
+            out.push(EvidenceRef {
+                input: trace.input,
+                lines: Some((*line, *line)),
+                time_s: None,
+                quote: Some(format!(
+                    "task {task} may run only on CPUs {}",
+                    cpu_list(cpus)
+                )),
+            });
+            if out.len() >= 3 {
+                return out;
+            }
+        }
     }
     out
 }

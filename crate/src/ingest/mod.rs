@@ -13,6 +13,7 @@ pub mod kernel_log;
 pub mod lines;
 pub mod log;
 pub mod perf_data;
+pub mod snapshot;
 pub mod telemetry;
 pub mod trace;
 pub mod trace_line;
@@ -248,6 +249,7 @@ impl InputReader {
             InputKind::Trace => Box::new(trace::TraceParser::new(id)),
             InputKind::KernelLog => Box::new(kernel_log::KernelLogParser::new(id)),
             InputKind::Bundle => Box::new(bundle::BundleParser::new(id, &ev.inputs[id].name)),
+            InputKind::Snapshot => Box::new(snapshot::SnapshotParser::new(id)),
             InputKind::Unsupported | InputKind::PerfData => return Stage::Done,
         };
         Stage::Parsing {
