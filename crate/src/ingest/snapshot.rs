@@ -64,8 +64,10 @@ enum Col {
     Res,
     /// The thread's own name (toybox `THREAD`).
     Thread,
-    /// The process's name or command (`PROCESS`, `NAME`, `CMD`, `COMMAND`, `COMM`, `ARGS`).
+    /// The process's or thread's name (`PROCESS`, `NAME`, `CMD`, `COMMAND`, `COMM`).
     Name,
+    /// A command line (`ARGS`, `CMDLINE`): its first word, without the path, names it.
+    Args,
     Other,
 }
 
@@ -80,7 +82,8 @@ fn column(name: &str) -> Col {
         "S" | "STAT" => Col::State,
         "RES" | "RSS" => Col::Res,
         "THREAD" => Col::Thread,
-        "PROCESS" | "NAME" | "CMD" | "COMMAND" | "COMM" | "ARGS" | "CMDLINE" => Col::Name,
+        "PROCESS" | "NAME" | "CMD" | "COMMAND" | "COMM" => Col::Name,
+        "ARGS" | "CMDLINE" => Col::Args,
         _ => Col::Other,
     }
 }
@@ -383,6 +386,7 @@ impl SnapshotParser {
         pcpu: Option<f64>,
         cum_s: Option<f64>,
         running: bool,
+        prefer_pcpu: bool,
     ) {
         if cpu > MAX_CPU {
             return;
@@ -400,9 +404,18 @@ impl SnapshotParser {
             (Some((_, Some(a))), Some(b)) if b >= a => Some(b - a),
             _ => None,
         };
+        let pcpu = pcpu.filter(|p| p.is_finite() && *p >= 0.0);
+        // top's %CPU is over the interval before the frame: the same weight in every frame,
+        // the first included. ps's %CPU is over the thread's life, so the growth of its TIME
+        // is better when there are two frames.
+        let delta = if prefer_pcpu && pcpu.is_some() {
+            None
+        } else {
+            delta
+        };
         let cpu_s = match (delta, pcpu) {
             (Some(d), _) => d,
-            (None, Some(p)) if p.is_finite() && p >= 0.0 => p / 100.0 * self.interval,
+            (None, Some(p)) => p / 100.0 * self.interval,
             (None, _) if running => self.interval,
             _ => 0.0,
         };
@@ -421,7 +434,7 @@ impl SnapshotParser {
         let tokens: Vec<&str> = text.split_whitespace().collect();
         let h = table.cols.len();
         let name_cols: Vec<usize> = (0..h)
-            .filter(|&i| matches!(table.cols[i], Col::Thread | Col::Name))
+            .filter(|&i| matches!(table.cols[i], Col::Thread | Col::Name | Col::Args))
             .collect();
         // Names may hold spaces: the extra tokens belong to the name columns.
         let extra = tokens.len().checked_sub(h);
@@ -462,13 +475,16 @@ impl SnapshotParser {
         };
         let pid = if table.has_tid { pid_v } else { None };
         let thread = get(Col::Thread).unwrap_or("");
-        let name = get(Col::Name).unwrap_or("");
-        // The first word of a command line, without its path.
-        let process = name
-            .split_whitespace()
-            .next()
-            .map(|w| w.rsplit('/').next().unwrap_or(w))
-            .unwrap_or("");
+        // A name is whole (`Web Content`); a command line is named by its first word.
+        let process = match (get(Col::Name), get(Col::Args)) {
+            (Some(n), _) if !n.is_empty() => n,
+            (_, Some(a)) => a
+                .split_whitespace()
+                .next()
+                .map(|w| w.rsplit('/').next().unwrap_or(w))
+                .unwrap_or(""),
+            _ => "",
+        };
         let comm = if thread.is_empty() { process } else { thread };
         if let Some(res) = get(Col::Res).and_then(parse_kib_or_scaled) {
             let key = if process.is_empty() {
@@ -498,9 +514,7 @@ impl SnapshotParser {
             let pcpu = get(Col::Pcpu).and_then(|v| v.parse::<f64>().ok());
             let cum = get(Col::TimePlus).or(get(Col::Time)).and_then(parse_clock);
             let running = get(Col::State).is_some_and(|s| s.starts_with('R'));
-            // top's %CPU is over the last interval; ps's is over the thread's life, still a
-            // fair weight for a single snapshot, but the TIME growth is better when there is one.
-            self.thread(ev, tid, pid, comm, cpu, pcpu, cum, running);
+            self.thread(ev, tid, pid, comm, cpu, pcpu, cum, running, table.top);
         }
         true
     }
@@ -532,7 +546,17 @@ impl SnapshotParser {
         let cum = (ut.saturating_add(st)) as f64 / USER_HZ;
         // Field 1 is the tid; the process id is only in a path before it, when there is one.
         let pid = caps.get(0).and_then(|m| line_pid(&line[..m.start() + 1]));
-        self.thread(ev, tid, pid, comm, cpu, None, Some(cum), &caps[3] == "R");
+        self.thread(
+            ev,
+            tid,
+            pid,
+            comm,
+            cpu,
+            None,
+            Some(cum),
+            &caps[3] == "R",
+            false,
+        );
         true
     }
 
@@ -826,5 +850,308 @@ impl LineParser for SnapshotParser {
             trace.finish();
         }
         ev.problem_lines(self.input, ProblemCode::SnapshotLinesSkipped, &self.skipped);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::lines::LineSplitter;
+
+    fn read(text: &str) -> Evidence {
+        let mut ev = Evidence::default();
+        let id = ev.add_input("snap.txt");
+        let mut p = SnapshotParser::new(id);
+        let mut s = LineSplitter::new();
+        s.push(text.as_bytes(), &mut |l| p.line(l, &mut ev));
+        s.finish(&mut |l| p.line(l, &mut ev));
+        p.finish(&mut ev);
+        ev
+    }
+
+    fn skipped(ev: &Evidence) -> Option<SkippedLines> {
+        ev.inputs[0]
+            .problems
+            .iter()
+            .find(|p| p.code == ProblemCode::SnapshotLinesSkipped)
+            .and_then(|p| p.lines.clone())
+    }
+
+    const TOYBOX: &str = "\
+Threads: 1827 total,   9 running, 1818 sleeping,   0 stopped,   0 zombie
+  Mem:  7631448K total,  7264020K used,   367428K free,    19788K buffers
+ Swap:  4194300K total,  1420560K used,  2773740K free,  2377108K cached
+800%cpu 566%user   1%nice  48%sys 178%idle   0%iow   6%irq   1%sirq   0%host
+  TID   PID USER         PR  NI S[%CPU] CPU  RES     TIME+ THREAD          PROCESS
+14233 14201 shell         20   0 R 95.0    2 4.1G   1:02.90 llama-cli       llama-cli
+14235 14201 shell         20   0 R 50.0    5 4.1G   1:03.62 llama-cli       llama-cli
+ 1622  1490 system        20   0 S  1.0    6 412M   0:00.31 Signal Catcher  system_server
+
+Threads: 1827 total,   8 running, 1819 sleeping,   0 stopped,   0 zombie
+  TID   PID USER         PR  NI S[%CPU] CPU  RES     TIME+ THREAD          PROCESS
+14233 14201 shell         20   0 R 90.0    1 4.2G   1:03.80 llama-cli       llama-cli
+14235 14201 shell         20   0 R 60.0    5 4.1G   1:04.22 llama-cli       llama-cli
+";
+
+    #[test]
+    fn toybox_top_frames_give_residency_moves_and_the_peak_res() {
+        let ev = read(TOYBOX);
+        assert!(skipped(&ev).is_none(), "{:?}", skipped(&ev));
+        let t = &ev.sched.traces[0];
+        assert_eq!(t.format, Some(TraceFormat::Snapshots));
+        assert_eq!(t.snapshot_frames, 2);
+        let th = t.threads.iter().find(|x| x.tid == 14233).unwrap();
+        assert_eq!(th.pid, Some(14201));
+        // %CPU times the default 3 s interval, on the CPU of each frame.
+        assert!((th.run_s[2] - 2.85).abs() < 1e-6, "{:?}", th.run_s);
+        assert!((th.run_s[1] - 2.7).abs() < 1e-6, "{:?}", th.run_s);
+        assert_eq!(th.cpu_moves.get(&(2, 1)), Some(&1));
+        assert_eq!(th.snapshot_pairs, 1);
+        // A thread name with a space stays whole; the process name is the last word.
+        assert!(t.threads.iter().any(|x| x.comm == "Signal Catcher"));
+        let llama = ev
+            .memory
+            .processes
+            .iter()
+            .find(|p| p.name == "llama-cli")
+            .unwrap();
+        assert_eq!(llama.bytes, (4.2 * 1024.0 * 1024.0 * 1024.0) as u64);
+        assert_eq!((llama.line, llama.label), (12, "RES"));
+    }
+
+    #[test]
+    fn procps_top_h_reads_the_clock_and_the_last_cpu_column() {
+        let text = "\
+top - 23:59:59 up 3 days,  2:11,  1 user,  load average: 4.12, 3.05, 1.80
+Threads:   9 total,   4 running,   5 sleeping,   0 stopped,   0 zombie
+%Cpu(s): 50.2 us,  0.9 sy,  0.0 ni, 48.1 id,  0.0 wa,  0.0 hi,  0.3 si,  0.0 st
+MiB Mem :  15944.6 total,   9021.3 free,   4512.7 used,   2410.6 buff/cache
+MiB Swap:      0.0 total,      0.0 free,      0.0 used.  11168.4 avail Mem
+
+    PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ P COMMAND
+   2307 orangepi  20   0 4312344 4087364 3998120 R 100.0  25.6   1:12.00 5 llama-cli
+
+top - 00:00:01 up 3 days,  2:11,  1 user,  load average: 4.12, 3.05, 1.80
+    PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ P COMMAND
+   2307 orangepi  20   0 4312344 4087364 3998120 R  50.0  25.6   1:13.00 6 llama-cli
+";
+        let ev = read(text);
+        assert!(skipped(&ev).is_none(), "{:?}", skipped(&ev));
+        let t = &ev.sched.traces[0];
+        // Under top -H the PID column holds the thread id; the second frame is 2 s later
+        // (past midnight), so 50% of it is 1 s.
+        let th = &t.threads[0];
+        assert_eq!((th.tid, th.pid), (2307, None));
+        assert!((th.run_s[6] - 1.0).abs() < 1e-6, "{:?}", th.run_s);
+        // The first frame's %CPU covers the default interval before it.
+        assert!((t.end_s - 5.0).abs() < 1e-6, "{}", t.end_s);
+        let m = &ev.memory.processes[0];
+        assert_eq!((m.bytes, m.pid), (4087364 * 1024, None));
+    }
+
+    #[test]
+    fn ps_tables_keep_names_with_spaces_and_use_time_growth() {
+        let text = "\
+    PID     LWP PSR %CPU STAT     TIME COMMAND
+   1873    1901   2  1.2 Sl   00:00:35 Web Content
+   2305    2307   4 96.1 Rl   00:01:12 llama-cli
+    PID     LWP PSR %CPU STAT     TIME COMMAND
+   2305    2307   7 96.1 Rl   00:01:14 llama-cli
+";
+        let ev = read(text);
+        assert!(skipped(&ev).is_none(), "{:?}", skipped(&ev));
+        let t = &ev.sched.traces[0];
+        assert!(t
+            .threads
+            .iter()
+            .any(|x| x.comm == "Web Content" && x.tid == 1901));
+        let th = t.threads.iter().find(|x| x.tid == 2307).unwrap();
+        // First frame: lifetime %CPU over the default interval; then the 2 s TIME grew.
+        assert!((th.run_s[4] - 2.883).abs() < 1e-6, "{:?}", th.run_s);
+        assert!((th.run_s[7] - 2.0).abs() < 1e-6, "{:?}", th.run_s);
+    }
+
+    #[test]
+    fn toybox_ps_t_gives_memory_without_placement() {
+        let text = "\
+USER           PID   TID  PPID     VSZ    RSS WCHAN            ADDR S CMD
+shell        14201 14201  9877 5012344 4283120 do_sys_poll         0 S llama-cli
+shell        14201 14231  9877 5012344 4283120 0                   0 R llama-cli
+";
+        let ev = read(text);
+        assert!(skipped(&ev).is_none(), "{:?}", skipped(&ev));
+        let m = &ev.memory.processes[0];
+        assert_eq!(
+            (m.pid, m.bytes, m.label),
+            (Some(14201), 4283120 * 1024, "RSS")
+        );
+        assert!(ev.sched.traces[0].threads.is_empty());
+    }
+
+    #[test]
+    fn proc_stat_dumps_find_frames_comm_in_parens_and_bad_lines() {
+        let stat = |tid: u32, comm: &str, ut: u64, cpu: u32| {
+            let mut f: Vec<String> = vec!["R".into(), "1".into()];
+            f.extend((5..=52).map(|n| match n {
+                14 => ut.to_string(),
+                15 => "0".to_string(),
+                39 => cpu.to_string(),
+                _ => "0".to_string(),
+            }));
+            format!("{tid} ({comm}) {}", f.join(" "))
+        };
+        let text = [
+            format!(
+                "/proc/40/task/41/stat:{}",
+                stat(41, "ggml (pool) 1", 100, 1)
+            ),
+            stat(42, "Jit thread pool", 5, 6),
+            "43 (llama) S 1 40 0".to_string(),
+            stat(41, "ggml (pool) 1", 250, 2),
+        ]
+        .join("\n");
+        let ev = read(&text);
+        let t = &ev.sched.traces[0];
+        assert_eq!(t.snapshot_frames, 2);
+        let th = t.threads.iter().find(|x| x.tid == 41).unwrap();
+        assert_eq!(th.comm, "ggml (pool) 1");
+        assert_eq!(th.pid, Some(40));
+        // 150 ticks at 100 per second between the two frames, credited to CPU 2.
+        assert!((th.run_s[2] - 1.5).abs() < 1e-6, "{:?}", th.run_s);
+        let s = skipped(&ev).expect("the cut line is a problem");
+        assert_eq!(s.count, 1);
+        assert_eq!(s.first[0].0, 3);
+    }
+
+    #[test]
+    fn affinity_masks_and_lists() {
+        assert_eq!(parse_affinity("f0", false), Some(vec![4, 5, 6, 7]));
+        assert_eq!(parse_affinity("0x3", false), Some(vec![0, 1]));
+        assert_eq!(parse_affinity("1,00000000", false), Some(vec![32]));
+        assert_eq!(parse_affinity("0-3,6", true), Some(vec![0, 1, 2, 3, 6]));
+        assert_eq!(parse_affinity("3-1", true), None);
+        assert_eq!(parse_affinity("0", false), None);
+        assert_eq!(parse_affinity("zz", false), None);
+        let ev = read(
+            "pid 14231's current affinity mask: f\npid 14201's current affinity list: 0-7\npid 9's current affinity mask: \n",
+        );
+        let a = &ev.sched.traces[0].affinity;
+        assert_eq!(a[&14231], (vec![0, 1, 2, 3], 1));
+        assert_eq!(a[&14201].0.len(), 8);
+        assert_eq!(skipped(&ev).map(|s| s.count), Some(1));
+    }
+
+    #[test]
+    fn dumpsys_meminfo_and_proc_status_give_process_memory() {
+        let ev = read(
+            "** MEMINFO in pid 14201 [com.example.llamachat] **\n        TOTAL  7373465  7031922\n           TOTAL PSS:  7373465            TOTAL RSS:  7433832       TOTAL SWAP PSS:      150\n",
+        );
+        let figs: Vec<_> = ev
+            .memory
+            .processes
+            .iter()
+            .map(|p| (p.figure, p.bytes / 1024, p.pid, p.name.as_str()))
+            .collect();
+        assert!(figs.contains(&(
+            ProcessFigure::Rss,
+            7433832,
+            Some(14201),
+            "com.example.llamachat"
+        )));
+        assert!(figs.contains(&(
+            ProcessFigure::Pss,
+            7373465,
+            Some(14201),
+            "com.example.llamachat"
+        )));
+        let ev = read("Name:\tllama-cli\nState:\tS (sleeping)\nPid:\t2305\nVmHWM:\t 4102344 kB\nVmRSS:\t 4087364 kB\nCpus_allowed_list:\t4-7\n");
+        assert!(skipped(&ev).is_none());
+        let p = &ev.memory.processes;
+        assert_eq!(p.len(), 2);
+        assert_eq!(
+            (p[0].figure, p[0].bytes, p[0].pid),
+            (ProcessFigure::PeakRss, 4102344 * 1024, Some(2305))
+        );
+        assert_eq!(p[1].label, "VmRSS");
+        assert_eq!(ev.sched.traces[0].affinity[&2305].0, vec![4, 5, 6, 7]);
+    }
+
+    #[test]
+    fn free_in_every_unit_and_proc_meminfo() {
+        let gib = 1024u64 * 1024 * 1024;
+        let h = read("               total        used        free      shared  buff/cache   available\nMem:            15Gi       4.4Gi       8.8Gi        25Mi       2.4Gi        10Gi\nSwap:          2.0Gi          0B       2.0Gi\n");
+        let s = &h.memory.system[0];
+        assert_eq!((s.total, s.available), (Some(15 * gib), Some(10 * gib)));
+        assert_eq!((s.swap_total, s.swap_free), (Some(2 * gib), Some(2 * gib)));
+        let m = read("               total        used        free      shared  buff/cache   available\nMem:            7452        7021         112          38         318         187\n");
+        assert_eq!(m.memory.system[0].available, Some(187 * 1024 * 1024));
+        let k = read("             total       used       free     shared    buffers     cached\nMem:       7631448    7190012     441436          0      21040     318184\n-/+ buffers/cache:    6850788     780660\nSwap:      4194300    3389440     804860\n");
+        assert!(skipped(&k).is_none());
+        let s = &k.memory.system[0];
+        assert_eq!((s.total, s.available), (Some(7631448 * 1024), None));
+        assert_eq!(s.swap_free, Some(804860 * 1024));
+        let p = read("MemTotal:        7631448 kB\nMemFree:          367428 kB\nMemAvailable:    3412096 kB\nActive(anon):    1533120 kB\nSwapTotal:       4194300 kB\nSwapFree:        2773740 kB\n");
+        let s = &p.memory.system[0];
+        assert_eq!(
+            (s.total, s.available),
+            (Some(7631448 * 1024), Some(3412096 * 1024))
+        );
+        assert_eq!(s.line, 1);
+    }
+
+    #[test]
+    fn clocks_and_sizes() {
+        assert_eq!(parse_clock("1:02.35"), Some(62.35));
+        assert_eq!(parse_clock("00:01:12"), Some(72.0));
+        assert_eq!(parse_clock("2-00:00:01"), Some(172801.0));
+        assert_eq!(parse_clock("1:2:3:4"), None);
+        assert_eq!(parse_clock("-"), None);
+        assert_eq!(parse_kib_or_scaled("4087364"), Some(4087364 * 1024));
+        assert_eq!(
+            parse_kib_or_scaled("3.9g"),
+            Some((3.9 * 1073741824.0) as u64)
+        );
+        assert_eq!(parse_kib_or_scaled("0B"), Some(0));
+        assert_eq!(parse_kib_or_scaled("12X"), None);
+    }
+
+    #[test]
+    fn sniffed_as_snapshots_and_a_log_with_a_top_stays_a_log() {
+        use crate::sniff::{sniff, InputKind};
+        for text in [
+            TOYBOX,
+            "pid 1's current affinity mask: ff\n",
+            "MemTotal:  1 kB\nMemFree:  1 kB\nMemAvailable:  1 kB\n",
+        ] {
+            assert_eq!(sniff(text.as_bytes()).kind, InputKind::Snapshot, "{text}");
+        }
+        let log = format!("llama_model_loader: loaded meta data with 19 key-value pairs\nllama_model_load: model ftype = Q4_0\n{TOYBOX}");
+        assert_eq!(sniff(log.as_bytes()).kind, InputKind::Log);
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        let lines = [
+            "  TID   PID S[%CPU] CPU",
+            "x y z",
+            "99999999999 1 R 50 4294967295",
+            "1 ((() R 1 2 3",
+            "1 (a) R 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 -5 -5",
+            "pid 1's current affinity mask: ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff0",
+            "pid 1's current affinity list: 0-99999999999",
+            "total used free",
+            "Mem: x",
+            "Mem:",
+            "** MEMINFO in pid 99999999999 [x] **",
+            "TOTAL PSS: 999999999999999999999999",
+            "VmRSS: 18446744073709551615 kB",
+            "top - 99:99:99 up",
+            "\u{0}\u{ff}é",
+        ];
+        for a in lines {
+            for b in lines {
+                let _ = read(&format!("{a}\n{b}\n{a}\n"));
+            }
+        }
     }
 }
