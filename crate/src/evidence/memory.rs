@@ -5,7 +5,7 @@
 
 use super::InputId;
 
-/// Process readings kept per analysis; a `top` with hundreds of frames repeats the same process.
+/// Process (and system) readings kept per analysis; a `top` with hundreds of frames repeats the same process.
 pub const MAX_PROCESS_READINGS: usize = 4096;
 
 /// Which figure a process reading is.
@@ -64,6 +64,22 @@ pub struct MemoryEvidence {
 }
 
 impl MemoryEvidence {
+    /// One reading of the system's memory; beyond [`MAX_PROCESS_READINGS`] only a reading with
+    /// less available memory than the fullest kept one replaces it (the rule asks for the lowest).
+    pub fn system_reading(&mut self, reading: SystemMemory) {
+        if self.system.len() < MAX_PROCESS_READINGS {
+            self.system.push(reading);
+            return;
+        }
+        self.dropped += 1;
+        let avail = |s: &SystemMemory| s.available.unwrap_or(u64::MAX);
+        if let Some(most) = self.system.iter_mut().max_by_key(|s| avail(s)) {
+            if avail(&reading) < avail(most) {
+                *most = reading;
+            }
+        }
+    }
+
     pub fn process(&mut self, reading: ProcessMemory) {
         if self.processes.len() >= MAX_PROCESS_READINGS {
             // Keep the largest: the rule asks for the peak footprint.

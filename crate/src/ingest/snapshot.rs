@@ -233,6 +233,8 @@ struct Patterns {
     total_rss: Regex,
     status: Regex,
     proc_meminfo: Regex,
+    /// procps top's `MiB Mem :  15944.6 total, ...` and `MiB Swap: ... 11168.4 avail Mem`.
+    top_mem: Regex,
     /// A shell prompt with the command that printed what follows.
     prompt: Regex,
 }
@@ -257,6 +259,10 @@ fn patterns() -> &'static Patterns {
             r"^(MemTotal|MemFree|MemAvailable|SwapTotal|SwapFree|Cached|Buffers):\s+(\d+)\s*kB$",
         )
         .expect("meminfo"),
+        top_mem: Regex::new(
+            r"^(KiB|MiB|GiB|TiB) (Mem|Swap)\s*:\s*([\d.]+) total,\s*([\d.]+) free,.*?(?:([\d.]+) avail Mem)?\s*$",
+        )
+        .expect("top mem"),
         prompt: Regex::new(r"^(?:\S+\s?)?[$#] \S").expect("prompt"),
     })
 }
@@ -597,8 +603,39 @@ impl SnapshotParser {
     fn flush_system(&mut self, ev: &mut Evidence) {
         if let Some(s) = self.system.take() {
             if s.total.is_some() || s.available.is_some() {
-                ev.memory.system.push(s);
+                ev.memory.system_reading(s);
             }
+        }
+    }
+
+    /// procps top's memory summary: the system's total, and swap with the available memory.
+    fn top_memory(&mut self, number: u64, c: &regex::Captures<'_>, ev: &mut Evidence) {
+        let unit = match &c[1] {
+            "KiB" => 1024.0,
+            "MiB" => 1048576.0,
+            "GiB" => 1073741824.0,
+            _ => 1099511627776.0,
+        };
+        let v = |i: usize| {
+            c.get(i)
+                .and_then(|m| m.as_str().parse::<f64>().ok())
+                .map(|x| (x * unit) as u64)
+        };
+        if &c[2] == "Mem" {
+            // Each frame repeats it: one reading per frame.
+            let input = self.input;
+            self.flush_system(ev);
+            self.system = Some(SystemMemory {
+                input,
+                line: number,
+                total: v(3),
+                ..SystemMemory::default()
+            });
+        } else {
+            let s = self.system_mut(number);
+            s.swap_total = v(3);
+            s.swap_free = v(4);
+            s.available = v(5).or(s.available);
         }
     }
 
@@ -681,6 +718,10 @@ impl SnapshotParser {
             "Tasks:", "Threads:", "Mem:", "Swap:", "%Cpu", "Cpu(s)", "KiB ", "MiB ", "GiB ",
             "User ",
         ];
+        if let Some(c) = p.top_mem.captures(t) {
+            self.top_memory(number, &c, ev);
+            return true;
+        }
         if summary.iter().any(|s| t.starts_with(s)) && self.free_cols.is_none() {
             if t.starts_with("Mem:") || t.starts_with("Swap:") {
                 self.table = None;
@@ -947,6 +988,11 @@ top - 00:00:01 up 3 days,  2:11,  1 user,  load average: 4.12, 3.05, 1.80
         assert!((t.end_s - 5.0).abs() < 1e-6, "{}", t.end_s);
         let m = &ev.memory.processes[0];
         assert_eq!((m.bytes, m.pid), (4087364 * 1024, None));
+        // The summary's memory is the system's, with top's own `avail Mem`.
+        let s = &ev.memory.system[0];
+        assert_eq!(s.total, Some((15944.6 * 1048576.0) as u64));
+        assert_eq!(s.available, Some((11168.4 * 1048576.0) as u64));
+        assert_eq!((s.swap_total, s.line), (Some(0), 4));
     }
 
     #[test]
