@@ -66,6 +66,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                 ("framework", framework_label(run)),
                 ("quant", quant.to_string()),
                 ("held", "@quant.held.buffers".to_string()),
+                ("basis", String::new()),
                 ("resident_gb", gb_of_mib(resident)),
                 ("expected_gb", gb_of_mib(expected)),
                 ("ratio", format!("{ratio:.1}")),
@@ -118,12 +119,13 @@ fn from_snapshot(ev: &Evidence) -> Option<Finding> {
         params: vec![
             ("framework", framework_label(run)),
             ("quant", quant.to_string()),
+            ("held", "@quant.held.snapshot".to_string()),
             (
-                "held",
+                "basis",
                 if other > 0.0 {
-                    "@quant.held.snapshot"
+                    "@quant.basis.snapshot"
                 } else {
-                    "@quant.held.snapshot-no-kv"
+                    "@quant.basis.snapshot-no-kv"
                 }
                 .to_string(),
             ),

@@ -86,28 +86,23 @@ fn stated_masks(
     v: &sched_view::TraceView<'_>,
     untouched: &[u32],
 ) -> Vec<EvidenceRef> {
-    let mut out = Vec::new();
-    for trace in &ev.sched.traces {
-        for (task, (cpus, line)) in &trace.affinity {
-            let ours = v
-                .inference()
-                .any(|t| t.thread.tid == *task || t.thread.pid == Some(*task));
-            if !ours || untouched.iter().any(|c| cpus.contains(c)) {
-                continue;
-            }
-            out.push(EvidenceRef {
-                input: trace.input,
-                lines: Some((*line, *line)),
-                time_s: None,
-                quote: Some(format!(
-                    "task {task} may run only on CPUs {}",
-                    cpu_list(cpus)
-                )),
-            });
-            if out.len() >= 3 {
-                return out;
-            }
-        }
-    }
-    out
+    ev.sched
+        .affinity
+        .iter()
+        .filter(|((_, task), (cpus, _))| {
+            v.inference()
+                .any(|t| t.thread.tid == *task || t.thread.pid == Some(*task))
+                && !untouched.iter().any(|c| cpus.contains(c))
+        })
+        .take(3)
+        .map(|((input, task), (cpus, line))| EvidenceRef {
+            input: *input,
+            lines: Some((*line, *line)),
+            time_s: None,
+            quote: Some(format!(
+                "task {task} may run only on CPUs {}",
+                cpu_list(cpus)
+            )),
+        })
+        .collect()
 }

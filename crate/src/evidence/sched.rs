@@ -144,8 +144,6 @@ pub struct TraceFacts {
     /// Distinct instants of thread snapshots (frames of `top`, samples of a bundle).
     pub snapshot_frames: u64,
     last_snapshot_t: Option<f64>,
-    /// Affinity the input states (`taskset -p`, `Cpus_allowed_list`): task -> (CPUs, line).
-    pub affinity: BTreeMap<u32, (Vec<u32>, u64)>,
 }
 
 impl TraceFacts {
@@ -178,7 +176,6 @@ impl TraceFacts {
             lines_blank: 0,
             skipped: SkippedLines::default(),
             on_cpu: HashMap::new(),
-            affinity: BTreeMap::new(),
             snapshot_frames: 0,
             last_snapshot_t: None,
         }
@@ -537,16 +534,6 @@ impl TraceFacts {
         self.on_cpu.clear();
     }
 
-    /// The CPUs task `tid` may run on, as stated at `line` (the last statement wins).
-    pub fn set_affinity(&mut self, tid: u32, cpus: Vec<u32>, line: u64) {
-        if self.affinity.len() < MAX_THREADS || self.affinity.contains_key(&tid) {
-            for &c in &cpus {
-                self.note_cpu(c);
-            }
-            self.affinity.insert(tid, (cpus, line));
-        }
-    }
-
     pub fn skip(&mut self, line: u64, text: &str) {
         self.skipped.add(line, text);
     }
@@ -637,9 +624,20 @@ pub struct SchedEvidence {
     pub topology_override: Option<String>,
     /// Threads the user chose as the inference threads: tids or names, comma-separated.
     pub threads_override: Option<String>,
+    /// Affinity the inputs state (`taskset -p`, `Cpus_allowed_list`): (input, task) -> (CPUs,
+    /// line); the last statement wins.
+    pub affinity: BTreeMap<(InputId, u32), (Vec<u32>, u64)>,
 }
 
 impl SchedEvidence {
+    /// The CPUs task `task` may run on, as `input` states at `line`.
+    pub fn set_affinity(&mut self, input: InputId, task: u32, cpus: Vec<u32>, line: u64) {
+        let key = (input, task);
+        if self.affinity.len() < MAX_THREADS || self.affinity.contains_key(&key) {
+            self.affinity.insert(key, (cpus, line));
+        }
+    }
+
     /// The trace facts of `input`, created on first use.
     pub fn trace(&mut self, input: InputId) -> &mut TraceFacts {
         let pos = match self.traces.iter().position(|t| t.input == input) {

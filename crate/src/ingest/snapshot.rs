@@ -567,9 +567,7 @@ impl SnapshotParser {
     }
 
     fn set_affinity(&self, ev: &mut Evidence, task: u32, cpus: Vec<u32>, line: u64) {
-        let trace = ev.sched.trace(self.input);
-        trace.format.get_or_insert(TraceFormat::Snapshots);
-        trace.set_affinity(task, cpus, line);
+        ev.sched.set_affinity(self.input, task, cpus, line);
     }
 
     fn process_reading(
@@ -1081,9 +1079,10 @@ shell        14201 14231  9877 5012344 4283120 0                   0 R llama-cli
         let ev = read(
             "pid 14231's current affinity mask: f\npid 14201's current affinity list: 0-7\npid 9's current affinity mask: \n",
         );
-        let a = &ev.sched.traces[0].affinity;
-        assert_eq!(a[&14231], (vec![0, 1, 2, 3], 1));
-        assert_eq!(a[&14201].0.len(), 8);
+        let a = &ev.sched.affinity;
+        assert_eq!(a[&(0, 14231)], (vec![0, 1, 2, 3], 1));
+        assert_eq!(a[&(0, 14201)].0.len(), 8);
+        assert!(ev.sched.traces.is_empty(), "masks alone are no trace");
         assert_eq!(skipped(&ev).map(|s| s.count), Some(1));
     }
 
@@ -1119,7 +1118,7 @@ shell        14201 14231  9877 5012344 4283120 0                   0 R llama-cli
             (ProcessFigure::PeakRss, 4102344 * 1024, Some(2305))
         );
         assert_eq!(p[1].label, "VmRSS");
-        assert_eq!(ev.sched.traces[0].affinity[&2305].0, vec![4, 5, 6, 7]);
+        assert_eq!(ev.sched.affinity[&(0, 2305)].0, vec![4, 5, 6, 7]);
     }
 
     #[test]
