@@ -174,7 +174,7 @@ pub fn parse_kib_or_scaled(s: &str) -> Option<u64> {
         _ => return None,
     };
     let bytes = v * mult;
-    (bytes.is_finite() && bytes >= 0.0 && bytes < 1e18).then_some(bytes as u64)
+    (0.0..1e18).contains(&bytes).then_some(bytes as u64)
 }
 
 /// CPUs of a `taskset` mask (`f0`, `0xff`, `ff,ffffffff`) or list (`0-3,6`).
