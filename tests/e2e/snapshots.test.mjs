@@ -38,7 +38,7 @@ test('a toybox top -H with cpuinfo shows sched.little-cores from 4 snapshots', a
   assert.match(summary, /little CPUs 0-3/);
   assert.match(summary, /From 4 snapshots \(56 thread samples\)/);
   assert.match(summary, /only where a thread was at that instant/);
-  const row = page.locator('li[data-input="toybox-top-H-little-cores.txt"]');
+  const row = page.locator('#inputs > li[data-input="toybox-top-H-little-cores.txt"]');
   assert.equal(await row.getAttribute('data-kind'), 'snapshot');
   assert.deepEqual(errors, []);
   await context.close();
@@ -73,7 +73,9 @@ test('a healthy procps top -H on the big cores gives no false alarm', async () =
   await page.setInputFiles('#file-input', [CPUINFO, S('snapshots/procps-top-H-big-cores.txt'), BENCH]);
   await waitInputs(page, 3);
   // The report for all three inputs is in: the snapshot is listed as one, and read.
-  await page.locator('li[data-input="procps-top-H-big-cores.txt"][data-kind="snapshot"]').waitFor();
+  await page.locator('#inputs > li[data-input="procps-top-H-big-cores.txt"][data-kind="snapshot"]').waitFor();
+  // And its threads were read: the residency table lists the four busy llama-cli threads.
+  await page.waitForFunction(() => document.querySelectorAll('#sched table.residency tbody tr[data-inference="true"]').length >= 4);
   const ids = await page.locator('[data-finding-id]').evaluateAll((els) => els.map((e) => e.dataset.findingId));
   assert.ok(!ids.some((id) => id.startsWith('sched.') || id.startsWith('quant.')), ids.join(', '));
   assert.deepEqual(errors, []);
