@@ -93,7 +93,8 @@ pub fn text(lang: Lang, key: &str, params: &[(&str, &str)]) -> String {
     fill(entry.get(lang), params)
 }
 
-fn fill(template: &str, params: &[(&str, &str)]) -> String {
+/// Fills `{name}` placeholders of an already chosen text (a phrase given as a parameter).
+pub fn fill(template: &str, params: &[(&str, &str)]) -> String {
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
     while let Some(open) = rest.find('{') {

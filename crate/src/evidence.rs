@@ -4,6 +4,7 @@
 //! Everything here is bounded by what the evidence needs, not by the size of the inputs.
 
 use crate::ingest::decode::TextEncoding;
+pub mod memory;
 pub mod sched;
 
 use crate::ingest::failure_phrases::FailureClass;
@@ -110,6 +111,8 @@ pub enum ProblemCode {
     /// Status-dump fields tokscope reads (`nvidia-smi -q`, `lscpu -e`, ...) whose value it
     /// could not read.
     StatusLinesSkipped,
+    /// Lines of a thread or memory snapshot that fit none of its shapes.
+    SnapshotLinesSkipped,
 }
 
 impl ProblemCode {
@@ -140,6 +143,7 @@ impl ProblemCode {
             ProblemCode::RecorderMissed => "recorder-missed".into(),
             ProblemCode::BundleLinesSkipped => "bundle-lines-skipped".into(),
             ProblemCode::StatusLinesSkipped => "status-lines-skipped".into(),
+            ProblemCode::SnapshotLinesSkipped => "snapshot-lines-skipped".into(),
         }
     }
 }
@@ -515,6 +519,8 @@ pub struct Evidence {
     pub kernel_events: Vec<KernelEvent>,
     /// Power modes that status dumps state (Jetson `nvpmodel -q`, `jetson_clocks --show`).
     pub power_modes: Vec<PowerMode>,
+    /// Process and system memory from snapshots (top, dumpsys meminfo, /proc, free).
+    pub memory: memory::MemoryEvidence,
 }
 
 /// A board power mode as a status dump names it.

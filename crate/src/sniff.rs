@@ -81,6 +81,9 @@ pub enum InputKind {
     Unsupported,
     /// `dmesg`, `journalctl -k` or logcat's kernel buffer.
     KernelLog,
+    /// Thread and memory snapshots: `top -H`, `ps -T`, `/proc/<pid>/task/*/stat`, `taskset -p`,
+    /// `dumpsys meminfo`, `/proc/<pid>/status`, `free`, `/proc/meminfo`.
+    Snapshot,
 }
 
 impl InputKind {
@@ -94,6 +97,7 @@ impl InputKind {
             InputKind::Bundle => "bundle",
             InputKind::Unsupported => "unsupported",
             InputKind::KernelLog => "kernel-log",
+            InputKind::Snapshot => "snapshot",
         }
     }
 }
@@ -204,6 +208,11 @@ pub fn sniff(head: &[u8]) -> Sniffed {
     // without a header) would otherwise pass for CSV telemetry.
     if framework.is_none() && is_bench_table(&lines) {
         framework = Some(Framework::LlamaCpp);
+    }
+    // After the frameworks: a `top` frame names `llama-cli` only as a process, a log that pastes
+    // a `top` stays a log.
+    if framework.is_none() && crate::ingest::snapshot::looks_like(&lines) {
+        return Sniffed::of(InputKind::Snapshot, None, encoding);
     }
     if framework.is_none() && crate::ingest::telemetry::text::looks_like(&lines) {
         return Sniffed::of(InputKind::Telemetry, None, encoding);

@@ -1,5 +1,5 @@
 // Framework logs in a real browser: the seed-000 pair (device A healthy, device B with a
-// fallback, no DOTPROD, 7 GB of weights and 8 threads) dropped together shows the findings,
+// fallback, no DOTPROD, 7 GiB of weights and 8 threads) dropped together shows the findings,
 // the side-by-side table of differing facts and the facts of each run.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -48,7 +48,7 @@ test('dropping the seed-000 pair shows fallback, missing dotprod, expanded weigh
   }
   const expanded = await page.locator('[data-finding-id="quant.weights-expanded"] .summary').textContent();
   assert.match(expanded, /Q4_0/);
-  assert.match(expanded, /7\.7 GB/);
+  assert.match(expanded, /7\.13 GiB/);
   assert.match(await page.locator('[data-finding-id="cpu.missing-dotprod"] .summary').textContent(), /DOTPROD/);
   // Only device B's input carries the dotprod evidence.
   assert.equal(await page.locator('[data-finding-id="cpu.missing-dotprod"] .evidence li').first().getAttribute('data-input'), 'device-b.log');

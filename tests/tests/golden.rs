@@ -20,6 +20,7 @@ const FOLDERS: &[&str] = &[
     "traces",
     "system",
     "bundles",
+    "snapshots",
 ];
 
 fn expected_path(sample: &Path) -> std::path::PathBuf {

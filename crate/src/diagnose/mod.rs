@@ -12,6 +12,7 @@ pub mod freq_view;
 mod kernel_events;
 mod load;
 mod measure;
+mod memory;
 mod offload;
 mod power_under_voltage;
 mod quant;
@@ -116,6 +117,7 @@ const RULES: &[Rule] = &[
     run_failed::rule,
     fallback::rule,
     quant::rule,
+    memory::rule,
     offload::rule,
     cpu::rule,
     compare::rule,
@@ -153,6 +155,7 @@ pub fn finding_ids() -> Vec<&'static str> {
         run_failed::IDS,
         fallback::IDS,
         quant::IDS,
+        memory::IDS,
         offload::IDS,
         cpu::IDS,
         compare::IDS,

@@ -47,34 +47,66 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
         if untouched.is_empty() || used_fast.is_empty() || !crowded {
             continue;
         }
+        let mut params = vec![
+            ("used_fast", cpu_list(&used_fast)),
+            ("untouched_fast", cpu_list(&untouched)),
+            ("fast_cpus", cpu_list(&fast)),
+            ("threads", threads.to_string()),
+            ("little_share", pct(little_share)),
+        ];
+        params.extend(sched_view::basis(v.trace));
+        let mut evidence = vec![EvidenceRef {
+            input: v.trace.input,
+            lines: None,
+            time_s: Some((0.0, v.trace.end_s)),
+            quote: Some(Quote::phrase(
+                "quote.sched.affinity-subset",
+                vec![
+                    ("threads", threads.to_string()),
+                    ("used", cpu_list(&used_fast)),
+                    ("untouched", cpu_list(&untouched)),
+                    ("little_share", pct(little_share)),
+                ],
+            )),
+        }];
+        evidence.extend(stated_masks(ev, v, &untouched));
         out.push(Finding {
             id: IDS[0],
             severity: Severity::Warning,
-            params: vec![
-                ("used_fast", cpu_list(&used_fast)),
-                ("untouched_fast", cpu_list(&untouched)),
-                ("fast_cpus", cpu_list(&fast)),
-                ("threads", threads.to_string()),
-                ("little_share", pct(little_share)),
-            ],
+            params,
             count: None,
-            evidence: vec![EvidenceRef {
-                input: v.trace.input,
-                lines: None,
-                time_s: Some((0.0, v.trace.end_s)),
-                quote: Some(Quote::phrase(
-                    "quote.sched.affinity-subset",
-                    vec![
-                        ("threads", threads.to_string()),
-                        ("used", cpu_list(&used_fast)),
-                        ("untouched", cpu_list(&untouched)),
-                        ("little_share", pct(little_share)),
-                    ],
-                )),
-            }],
+            evidence,
             lines: Vec::new(),
             lines_truncated: false,
         });
     }
     out
+}
+
+/// The affinity masks the inputs state (`taskset -p`, `Cpus_allowed_list`) for the inference
+/// threads or their process, when they leave out the untouched fast CPUs: the cause, in words.
+fn stated_masks(
+    ev: &Evidence,
+    v: &sched_view::TraceView<'_>,
+    untouched: &[u32],
+) -> Vec<EvidenceRef> {
+    ev.sched
+        .affinity
+        .iter()
+        .filter(|((_, task), (cpus, _))| {
+            v.inference()
+                .any(|t| t.thread.tid == *task || t.thread.pid == Some(*task))
+                && !untouched.iter().any(|c| cpus.contains(c))
+        })
+        .take(3)
+        .map(|((input, task), (cpus, line))| EvidenceRef {
+            input: *input,
+            lines: Some((*line, *line)),
+            time_s: None,
+            quote: Some(Quote::phrase(
+                "quote.sched.affinity-mask",
+                vec![("task", task.to_string()), ("cpus", cpu_list(cpus))],
+            )),
+        })
+        .collect()
 }

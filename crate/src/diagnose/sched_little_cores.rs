@@ -14,6 +14,8 @@ pub const IDS: &[&str] = &["sched.little-cores"];
 pub const WARN_SHARE: f64 = 0.20;
 /// Share above which it is critical.
 pub const CRITICAL_SHARE: f64 = 0.50;
+/// Snapshots (frames) needed before a snapshot-based finding may be critical.
+pub const MIN_SNAPSHOTS_CRITICAL: u64 = 3;
 
 pub fn rule(ev: &Evidence) -> Vec<Finding> {
     let (topo, views) = sched_view::views(ev);
@@ -66,6 +68,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                 format!("{:?}", topo.source).to_lowercase(),
             ),
         ];
+        params.extend(sched_view::basis(v.trace));
         // For the verdict's estimate: the little cores' clock against the fast ones'.
         if let Some(r) = clock_ratio(&topo, &little) {
             params.push(("little_share", format!("{share:.3}")));
@@ -73,7 +76,11 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
         }
         out.push(Finding {
             id: IDS[0],
-            severity: if share >= CRITICAL_SHARE {
+            // One or two snapshots are a glimpse: enough to warn, not to call it critical.
+            severity: if share >= CRITICAL_SHARE
+                && !(sched_view::is_snapshots(v.trace)
+                    && v.trace.snapshot_frames < MIN_SNAPSHOTS_CRITICAL)
+            {
                 Severity::Critical
             } else {
                 Severity::Warning

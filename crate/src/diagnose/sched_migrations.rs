@@ -2,7 +2,9 @@
 //! leaves the caches behind and lands the thread on a core of another speed.
 //!
 //! Counted from `sched_migrate_task` when the trace has it, else from changes of the CPU
-//! between consecutive samples or switch-ins of the same thread (a lower bound).
+//! between consecutive samples or switch-ins of the same thread (a lower bound). Snapshots
+//! (`top -H`, `ps -T`, `/proc/*/task/*/stat` frames) see at most one move per frame, so they are
+//! judged by the share of frame pairs that found a thread on another cluster.
 
 use super::sched_view::{self, label};
 use super::{EvidenceRef, Finding, Severity};
@@ -15,6 +17,10 @@ pub const IDS: &[&str] = &["sched.migrations"];
 pub const MIN_RATE_PER_S: f64 = 5.0;
 /// And at least this many migrations, so a short trace does not fire on a handful.
 pub const MIN_COUNT: u64 = 10;
+/// From snapshots: at least this many cross-cluster changes between frames...
+pub const MIN_SNAPSHOT_MOVES: u64 = 4;
+/// ...in at least this share of the consecutive frame pairs of the inference threads.
+pub const MIN_SNAPSHOT_MOVE_SHARE: f64 = 0.25;
 
 pub fn rule(ev: &Evidence) -> Vec<Finding> {
     let (topo, views) = sched_view::views(ev);
@@ -55,7 +61,17 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             }
         }
         let rate = count as f64 / duration;
-        if count < MIN_COUNT || rate < MIN_RATE_PER_S {
+        let snapshots = !from_tracepoint && sched_view::is_snapshots(v.trace);
+        if snapshots {
+            // Frames seconds apart see at most one move each: the rate of a trace cannot be
+            // reached, but a thread found on another cluster at many frames moves at least
+            // that often.
+            let pairs: u64 = v.inference().map(|t| t.thread.snapshot_pairs).sum();
+            if count < MIN_SNAPSHOT_MOVES || (count as f64) < MIN_SNAPSHOT_MOVE_SHARE * pairs as f64
+            {
+                continue;
+            }
+        } else if count < MIN_COUNT || rate < MIN_RATE_PER_S {
             continue;
         }
         per_thread.sort_by_key(|p| std::cmp::Reverse(p.0));
@@ -66,19 +82,23 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             .collect();
         let source = if from_tracepoint {
             "sched_migrate_task"
+        } else if snapshots {
+            "cluster changes between snapshots, a lower bound"
         } else {
             "@sched.source.samples"
         };
+        let mut params = vec![
+            ("count", count.to_string()),
+            ("rate", format!("{rate:.1}")),
+            ("duration", format!("{duration:.2}")),
+            ("source", source.to_string()),
+            ("worst", top.join(", ")),
+        ];
+        params.extend(sched_view::basis(v.trace));
         out.push(Finding {
             id: IDS[0],
             severity: Severity::Warning,
-            params: vec![
-                ("count", count.to_string()),
-                ("rate", format!("{rate:.1}")),
-                ("duration", format!("{duration:.2}")),
-                ("source", source.to_string()),
-                ("worst", top.join(", ")),
-            ],
+            params,
             count: Some(count),
             evidence: vec![EvidenceRef {
                 input: v.trace.input,

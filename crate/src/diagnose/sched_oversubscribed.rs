@@ -31,8 +31,9 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
         if busy.len() <= fast {
             continue;
         }
+        // Snapshots give running time but not the time spent waiting for a CPU.
         let (runnable, waited) = match v.unit {
-            Unit::Seconds => {
+            Unit::Seconds if !sched_view::is_snapshots(v.trace) => {
                 let run: f64 = busy.iter().map(|t| t.total).sum();
                 let wait: f64 = busy.iter().map(|t| t.thread.runnable_s).sum();
                 (
@@ -40,20 +41,22 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                     pct(wait / (run + wait).max(f64::MIN_POSITIVE)),
                 )
             }
-            Unit::Samples => (
+            _ => (
                 "@sched.runnable.unmeasured".to_string(),
                 "@sched.runnable.samples-only".to_string(),
             ),
         };
+        let mut params = vec![
+            ("threads", busy.len().to_string()),
+            ("fast_cores", fast.to_string()),
+            ("runnable", runnable.clone()),
+            ("runnable_share", waited.clone()),
+        ];
+        params.extend(sched_view::basis(v.trace));
         out.push(Finding {
             id: IDS[0],
             severity: Severity::Warning,
-            params: vec![
-                ("threads", busy.len().to_string()),
-                ("fast_cores", fast.to_string()),
-                ("runnable", runnable.clone()),
-                ("runnable_share", waited.clone()),
-            ],
+            params,
             count: None,
             evidence: vec![EvidenceRef {
                 input: v.trace.input,

@@ -134,7 +134,8 @@ fn is_system(comm: &str) -> bool {
     SYSTEM_NAMES.iter().any(|s| c.starts_with(s))
 }
 
-fn name_matches(comm: &str) -> bool {
+/// Whether a thread or process name is an inference runtime's.
+pub fn name_matches(comm: &str) -> bool {
     let c = comm.to_ascii_lowercase();
     INFERENCE_NAMES.iter().any(|n| c.contains(n))
 }
@@ -248,6 +249,25 @@ pub fn trace_view<'a>(ev: &'a Evidence, trace: &'a TraceFacts, topo: &Topology) 
         unit,
         threads,
     }
+}
+
+/// Whether the trace's residency comes from snapshots (a thread's CPU at instants) rather than
+/// from every switch or sample.
+pub fn is_snapshots(trace: &TraceFacts) -> bool {
+    trace.format == Some(crate::evidence::sched::TraceFormat::Snapshots)
+}
+
+/// The parameters that say what a scheduling finding rests on: `{basis}` is empty for traces
+/// and, for snapshots, a phrase giving their number and saying they only sample.
+pub fn basis(trace: &TraceFacts) -> Vec<(&'static str, String)> {
+    if !is_snapshots(trace) {
+        return vec![("basis", String::new())];
+    }
+    vec![
+        ("basis", "@sched.basis.snapshots".to_string()),
+        ("frames", trace.snapshot_frames.to_string()),
+        ("thread_samples", trace.samples.to_string()),
+    ]
 }
 
 /// The topology and a view of every trace input.

@@ -81,6 +81,8 @@ pub struct ThreadAgg {
     /// Sample cells and running-time cells of the timeline.
     pub sample_cells: Vec<Cell>,
     pub run_cells: Vec<Cell>,
+    /// Consecutive snapshots of this thread, both with CPU time: the chances to see a move.
+    pub snapshot_pairs: u64,
     // --- streaming state
     last_cpu: Option<u32>,
     running_since: Option<(u32, f64)>,
@@ -139,6 +141,9 @@ pub struct TraceFacts {
     pub skipped: SkippedLines,
     /// CPU -> (thread running, since) from `sched_switch`.
     on_cpu: HashMap<u32, (u32, f64)>,
+    /// Distinct instants of thread snapshots (frames of `top`, samples of a bundle).
+    pub snapshot_frames: u64,
+    last_snapshot_t: Option<f64>,
 }
 
 impl TraceFacts {
@@ -171,6 +176,8 @@ impl TraceFacts {
             lines_blank: 0,
             skipped: SkippedLines::default(),
             on_cpu: HashMap::new(),
+            snapshot_frames: 0,
+            last_snapshot_t: None,
         }
     }
 
@@ -481,6 +488,10 @@ impl TraceFacts {
             return;
         }
         self.samples += 1;
+        if self.last_snapshot_t != Some(t) {
+            self.last_snapshot_t = Some(t);
+            self.snapshot_frames += 1;
+        }
         self.note_cpu(cpu);
         let from = self.rel(since.min(t));
         let to = self.rel(t);
@@ -493,6 +504,9 @@ impl TraceFacts {
         let prev = self.threads[i].last_cpu.replace(cpu);
         if cpu_s <= 0.0 {
             return;
+        }
+        if prev.is_some() {
+            self.threads[i].snapshot_pairs += 1;
         }
         if let Some(prev) = prev.filter(|&p| p != cpu) {
             count_pair(
@@ -610,9 +624,20 @@ pub struct SchedEvidence {
     pub topology_override: Option<String>,
     /// Threads the user chose as the inference threads: tids or names, comma-separated.
     pub threads_override: Option<String>,
+    /// Affinity the inputs state (`taskset -p`, `Cpus_allowed_list`): (input, task) -> (CPUs,
+    /// line); the last statement wins.
+    pub affinity: BTreeMap<(InputId, u32), (Vec<u32>, u64)>,
 }
 
 impl SchedEvidence {
+    /// The CPUs task `task` may run on, as `input` states at `line`.
+    pub fn set_affinity(&mut self, input: InputId, task: u32, cpus: Vec<u32>, line: u64) {
+        let key = (input, task);
+        if self.affinity.len() < MAX_THREADS || self.affinity.contains_key(&key) {
+            self.affinity.insert(key, (cpus, line));
+        }
+    }
+
     /// The trace facts of `input`, created on first use.
     pub fn trace(&mut self, input: InputId) -> &mut TraceFacts {
         let pos = match self.traces.iter().position(|t| t.input == input) {

@@ -14,6 +14,7 @@ pub mod lines;
 pub mod log;
 pub mod lscpu;
 pub mod perf_data;
+pub mod snapshot;
 pub mod telemetry;
 pub mod trace;
 pub mod trace_line;
@@ -249,6 +250,7 @@ impl InputReader {
             InputKind::Trace => Box::new(trace::TraceParser::new(id)),
             InputKind::KernelLog => Box::new(kernel_log::KernelLogParser::new(id)),
             InputKind::Bundle => Box::new(bundle::BundleParser::new(id, &ev.inputs[id].name)),
+            InputKind::Snapshot => Box::new(snapshot::SnapshotParser::new(id)),
             InputKind::Unsupported | InputKind::PerfData => return Stage::Done,
         };
         Stage::Parsing {

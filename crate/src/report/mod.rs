@@ -185,11 +185,21 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
     let findings: Vec<FindingReport> = diagnosed
         .iter()
         .map(|f| {
-            // A parameter `@key` is a catalogue phrase, rendered in the report's language.
+            // A parameter `@key` is a catalogue phrase, rendered in the report's language; its own
+            // placeholders take the finding's other parameters.
+            let raw: Vec<(&str, &str)> = f.params.iter().map(|(k, v)| (*k, v.as_str())).collect();
             let resolved: Vec<(&str, String)> = f
                 .params
                 .iter()
-                .map(|(k, v)| (*k, verdict::resolve(lang, v)))
+                .map(|(k, v)| {
+                    let r = verdict::resolve(lang, v);
+                    let r = if v.starts_with('@') {
+                        catalogue::fill(&r, &raw)
+                    } else {
+                        r
+                    };
+                    (*k, r)
+                })
                 .collect();
             let params: Vec<(&str, &str)> =
                 resolved.iter().map(|(k, v)| (*k, v.as_str())).collect();
@@ -337,7 +347,8 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
                     | ProblemCode::RunsCut
                     | ProblemCode::BundleNewer
                     | ProblemCode::BundleLinesSkipped
-                    | ProblemCode::StatusLinesSkipped => "warning",
+                    | ProblemCode::StatusLinesSkipped
+                    | ProblemCode::SnapshotLinesSkipped => "warning",
                     ProblemCode::TimingsNotRead | ProblemCode::NothingRead => "warning",
                     ProblemCode::UnknownLog
                     | ProblemCode::Cancelled
