@@ -507,6 +507,23 @@ pub struct Evidence {
     pub device: Option<DeviceProbe>,
     /// Supply, USB, thermal and OOM events from kernel logs, in input order.
     pub kernel_events: Vec<KernelEvent>,
+    /// The user's choice of which runs are compared with which, and against which reference.
+    pub compare: CompareChoice,
+}
+
+/// What the user chose in the compare view, by input name. Inputs it does not name are grouped
+/// automatically (see `diagnose::compare_groups`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CompareChoice {
+    /// Groups the user formed or kept: each is compared within itself.
+    #[serde(default)]
+    pub groups: Vec<Vec<String>>,
+    /// Inputs left out of every comparison.
+    #[serde(default)]
+    pub excluded: Vec<String>,
+    /// The reference (device A) of the group each of these inputs is in.
+    #[serde(default)]
+    pub reference: Vec<String>,
 }
 
 /// What a kernel log line reports.

@@ -25,13 +25,20 @@ pub fn samples(dir: &str) -> Vec<PathBuf> {
 
 /// The report JSON of one sample file, named as `samples/<dir>/<file>`.
 pub fn report_of(path: &Path, lang: tokscope::Lang) -> serde_json::Value {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let name = path
-        .strip_prefix(root())
-        .unwrap_or(path)
-        .to_string_lossy()
-        .replace('\\', "/");
+    report_of_set(&[path.to_path_buf()], lang)
+}
+
+/// The report JSON of several sample files read as one analysis, in the order given.
+pub fn report_of_set(paths: &[PathBuf], lang: tokscope::Lang) -> serde_json::Value {
     let mut s = tokscope::Session::new();
-    s.add(&name, &bytes);
+    for path in paths {
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let name = path
+            .strip_prefix(root())
+            .unwrap_or(path)
+            .to_string_lossy()
+            .replace('\\', "/");
+        s.add(&name, &bytes);
+    }
     serde_json::to_value(s.report(lang)).expect("report serializes")
 }

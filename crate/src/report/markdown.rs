@@ -20,6 +20,9 @@ pub fn render(report: &Report) -> String {
     if let Some(v) = &report.verdict {
         render_verdict(v, lang, &mut out);
     }
+    if let Some(c) = &report.comparison {
+        render_comparison(c, lang, &mut out);
+    }
     let _ = writeln!(out, "## {}\n", escape(&t("ui.inputs")));
     for i in &report.inputs {
         let kind = i
@@ -158,6 +161,56 @@ fn longest_run(text: &str, ch: char) -> usize {
         best = best.max(run);
     }
     best
+}
+
+/// Each group's differing facts as a table, then the runs listed, not compared.
+fn render_comparison(c: &super::compare::Comparison, lang: Lang, out: &mut String) {
+    let t = |key: &str, params: &[(&str, &str)]| catalogue::text(lang, key, params);
+    let _ = writeln!(out, "## {}\n", escape(&t("ui.compare", &[])));
+    if c.groups.is_empty() {
+        let _ = writeln!(out, "{}\n", escape(&t("ui.compare.none", &[])));
+    }
+    for (n, g) in c.groups.iter().enumerate() {
+        let title = t(
+            "ui.compare.group",
+            &[("n", &(n + 1).to_string()), ("model", &g.model)],
+        );
+        let _ = writeln!(out, "### {}\n", escape(&title));
+        let mut head = format!("| {} |", escape(&t("ui.compare.fact", &[])));
+        for (i, name) in g.inputs.iter().enumerate() {
+            let letter = (b'A' + (i as u8).min(25)) as char;
+            let mark = if i == 0 {
+                format!(" ({})", t("ui.compare.reference", &[]))
+            } else {
+                String::new()
+            };
+            let _ = write!(head, " {letter}: {}{} |", code(name), escape(&mark));
+        }
+        let _ = writeln!(out, "{head}");
+        let _ = writeln!(out, "|---|{}", "---|".repeat(g.inputs.len()));
+        for r in g.rows.iter().filter(|r| r.differs) {
+            let mut line = format!("| {} |", escape(&r.label));
+            for v in &r.values {
+                let _ = write!(line, " {} |", escape(v.as_deref().unwrap_or("—")));
+            }
+            let _ = writeln!(out, "{line}");
+        }
+        let _ = writeln!(out, "\n{}\n", escape(&t("ui.compare.same", &[])));
+    }
+    for (key, runs) in [
+        ("ui.compare.unrelated", &c.unrelated),
+        ("ui.compare.excluded", &c.excluded),
+    ] {
+        if runs.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "{}\n", escape(&t(key, &[])));
+        for r in runs {
+            let model = r.model.as_deref().unwrap_or("?");
+            let _ = writeln!(out, "- {} — {}", code(&r.input), escape(model));
+        }
+        out.push('\n');
+    }
 }
 
 /// The verdict, first: the headline, the ranked causes with their impact, the gap, what to add.
