@@ -331,6 +331,8 @@ fn gap(findings: &[Finding], causes: &[Cause]) -> Option<Gap> {
         .enumerate()
         .filter(|(_, f)| f.id == "compare.decode-gap")
         .filter_map(|(i, f)| num(f, "ratio").map(|r| (i, r)))
+        // A reference the user picked can be the slower run: then there is no gap to explain.
+        .filter(|(_, r)| *r > 1.0)
         .max_by(|a, b| a.1.total_cmp(&b.1))?;
     // The sized causes of the slow path multiply; the ceiling and the measurement are not
     // differences between the devices.
@@ -400,6 +402,22 @@ fn headline(
                 ("a_tok_s", param(f, "a_tok_s")),
                 ("b_tok_s", param(f, "b_tok_s")),
                 ("ratio", param(f, "ratio")),
+            ],
+        ));
+    } else if let Some((f, a, b)) = findings
+        .iter()
+        .filter(|f| f.id == "compare.decode-gap")
+        .find_map(|f| Some((f, num(f, "a_tok_s")?, num(f, "b_tok_s")?)))
+        .filter(|(_, a, b)| *a > 0.0 && b > a)
+    {
+        out.push(Phrase::new(
+            "verdict.speed.compare-faster",
+            vec![
+                ("a", param(f, "a")),
+                ("b", param(f, "b")),
+                ("a_tok_s", param(f, "a_tok_s")),
+                ("b_tok_s", param(f, "b_tok_s")),
+                ("ratio", fmt(b / a)),
             ],
         ));
     } else if let [r] = runs {
@@ -651,6 +669,27 @@ mod tests {
         assert_eq!(g.unexplained_factor, 14.0);
         assert_eq!(v.headline[0].key, "verdict.speed.compare");
         assert!(v.causes.iter().all(|c| !c.findings.contains(&0)));
+    }
+
+    #[test]
+    fn a_slower_reference_gives_no_gap_and_says_faster() {
+        let fs = vec![finding(
+            "compare.decode-gap",
+            Severity::Info,
+            &[
+                ("a", "slow.log"),
+                ("b", "fast.log"),
+                ("a_tok_s", "2.96"),
+                ("b_tok_s", "9.80"),
+                ("ratio", "0.30"),
+            ],
+        )];
+        let v = build(&Evidence::default(), &fs);
+        assert!(v.gap.is_none());
+        assert_eq!(v.headline[0].key, "verdict.speed.compare-faster");
+        assert!(v.headline[0]
+            .params
+            .contains(&("ratio", "3.31".to_string())));
     }
 
     #[test]
