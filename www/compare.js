@@ -134,9 +134,9 @@ export function renderComparison(box, comparison, t, { onChoice } = {}) {
     box.append(section);
   });
 
-  const list = (key, runs, current, optionsFor) => {
+  const list = (key, kind, runs, current, optionsFor) => {
     if (!runs.length) return;
-    const ul = el('ul', { class: `compare-list compare-${current}` });
+    const ul = el('ul', { class: `compare-list compare-${kind}` });
     for (const r of runs) {
       const meta = [r.model, fmtTok(r.decode_tok_s)].filter(Boolean).join(' · ');
       const li = el('li', { 'data-input': r.input }, el('span', { class: 'run-name' }, r.input), meta ? ` — ${meta}` : '');
@@ -145,13 +145,13 @@ export function renderComparison(box, comparison, t, { onChoice } = {}) {
     }
     box.append(el('h3', {}, t(key)), ul);
   };
-  list('ui.compare.unrelated', c.unrelated, 'alone', (r) => [
+  list('ui.compare.unrelated', 'alone', c.unrelated, 'alone', (r) => [
     ['alone', t('ui.compare.move.alone')],
     ...groupOptions,
     ...c.unrelated.filter((o) => o.input !== r.input).map((o) => [`with:${o.input}`, `${t('ui.compare.move.new')}: ${o.input}`]),
     ['out', t('ui.compare.move.exclude')],
   ]);
-  list('ui.compare.excluded', c.excluded, 'out', () => [
+  list('ui.compare.excluded', 'excluded', c.excluded, 'out', () => [
     ['out', t('ui.compare.move.exclude')],
     ['auto', t('ui.compare.auto')],
     ...groupOptions,
