@@ -190,3 +190,23 @@ test('at 390 px the compare table scrolls in its box and keeps readable columns'
     await context.close();
   }
 });
+
+test('a share link shows the same groups, without controls it could not apply', async () => {
+  const { page, context, errors } = await openPage(browser, server.url);
+  await analyze(page, MIXED);
+  await page.click('#share');
+  await page.waitForFunction(() => document.querySelector('#share-url').value.includes('#r='));
+  const link = await page.inputValue('#share-url');
+  const other = await openPage(browser, server.url);
+  await other.page.goto(link);
+  await other.page.locator('#compare .compare-group').waitFor();
+  assert.equal(await other.page.locator('#compare .compare-group').getAttribute('data-reference'), 'llama2-7b-sd8gen2.logcat.txt');
+  assert.deepEqual(await other.page.locator('#compare .compare-alone li').evaluateAll((l) => l.map((x) => x.dataset.input)),
+    ['qwen2.5-0.5b-mnn.logcat.txt']);
+  assert.equal(await other.page.locator('#compare select, #compare input[type=radio], #compare-auto').count(), 0);
+  assert.equal(await other.page.locator('[data-finding-id="measure.single-run"]').count(), 1);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(other.errors, []);
+  await other.context.close();
+  await context.close();
+});
