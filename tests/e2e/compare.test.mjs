@@ -81,7 +81,7 @@ test('runs of different models are listed, not compared', async () => {
   assert.equal(await page.locator('.verdict-gap').count(), 0);
   const text = await headline(page);
   assert.doesNotMatch(text, /slower than|faster than|\d×/, text);
-  assert.match(text, /Not compared, as no other run is of the same model/);
+  assert.match(text, /No two of these runs are known to be of the same model/);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -120,48 +120,48 @@ fn quant_class(quant: &str) -> Option<u32> {
 }
 
 /// Whether two runs are of the same model: `Some(false)` when a fact both state disagrees,
-/// `Some(true)` when at least one agrees and none disagrees, `None` when they share no fact
-/// that could tell.
+/// `Some(true)` when the name's family or the size agrees and nothing disagrees, `None` when they
+/// share no fact that could tell. A quant width alone never says two runs are one model (most
+/// runs are 4-bit); it only tells models apart.
 pub fn same_model(a: &Run, b: &Run) -> Option<bool> {
-    let mut agreed = false;
-    let mut check = |x: Option<bool>| -> bool {
-        match x {
-            Some(false) => false,
-            Some(true) => {
-                agreed = true;
-                true
-            }
-            None => true,
-        }
-    };
     let both = |f: fn(&Run) -> Option<String>| f(a).zip(f(b)).map(|(x, y)| x == y);
-    if !check(both(|r| r.model.as_deref().and_then(family))) {
-        return Some(false);
-    }
+    let family = both(|r| r.model.as_deref().and_then(family));
     // The sizes names state are nominal (7B for 7.62e9 parameters), so a size from a name is
-    // matched against a name; a parameter count against one, within 10%.
+    // matched against a name; a parameter count against one, within 10%; else the file sizes,
+    // which the same model in the same quant width shares within 10% and two models of one
+    // width rarely do (beyond 1.5× they are different models).
     let name_sizes = a
         .model
         .as_deref()
         .and_then(name_size_b)
         .zip(b.model.as_deref().and_then(name_size_b));
+    let near = |x: f64, y: f64, within: f64| y > 0.0 && (x / y - 1.0).abs() <= within;
+    let file_size = a.model_bytes.zip(b.model_bytes).and_then(|(x, y)| {
+        let (x, y) = (x as f64, y as f64);
+        if near(x, y, 0.1) {
+            Some(true)
+        } else if x.max(y) > 1.5 * x.min(y) {
+            Some(false)
+        } else {
+            None
+        }
+    });
     let size = match (name_sizes, a.params.zip(b.params)) {
-        (Some((x, y)), _) => Some((x / y - 1.0).abs() < 0.05),
-        (None, Some((x, y))) if y > 0.0 => Some((x / y - 1.0).abs() <= 0.1),
-        _ => None,
+        (Some((x, y)), _) => Some(near(x, y, 0.05)),
+        (None, Some((x, y))) => Some(near(x, y, 0.1)),
+        _ => file_size,
     };
-    if !check(size) {
-        return Some(false);
-    }
-    let quants = a
+    let quant = a
         .quant
         .as_deref()
         .and_then(quant_class)
-        .zip(b.quant.as_deref().and_then(quant_class));
-    if !check(quants.map(|(x, y)| x == y)) {
+        .zip(b.quant.as_deref().and_then(quant_class))
+        .map(|(x, y)| x == y);
+    let facts = [family, size, quant];
+    if facts.contains(&Some(false)) {
         return Some(false);
     }
-    agreed.then_some(true)
+    (family == Some(true) || size == Some(true)).then_some(true)
 }
 
 /// The groups of the evidence's runs, with the user's choice applied.
@@ -355,6 +355,26 @@ mod tests {
         ]);
         assert_eq!(same_model(&ev.runs[0], &ev.runs[1]), None);
         assert!(grouping(&ev).groups.is_empty());
+    }
+
+    #[test]
+    fn a_quant_width_alone_is_not_one_model_and_file_sizes_tell_models_apart() {
+        let mut pythia = run("ci.log", "ggml-model-q4_0.gguf", 1.41e9, "Q4_0", 34.1);
+        pythia.model_bytes = Some(824_505_795);
+        let mlc = run(
+            "deck.log",
+            "Llama-2-7b-chat-hf-q4f16_1",
+            0.0,
+            "q4f16_1",
+            13.2,
+        );
+        assert_eq!(same_model(&pythia, &mlc), None);
+        let mut old = run("rk.log", "ggml-model-q4_0.bin", 0.0, "Q4_0", 2.0);
+        old.model_bytes = Some(4_212_412_908);
+        assert_eq!(same_model(&pythia, &old), Some(false));
+        let mut same_file = old.clone();
+        same_file.model_bytes = Some(4_212_412_000);
+        assert_eq!(same_model(&old, &same_file), Some(true));
     }
 
     #[test]

@@ -452,16 +452,18 @@ fn headline(
         }
     }
     // Runs of different models get no factor between them: say why they stand apart.
-    let unrelated: Vec<String> = grouping(ev)
+    let grouped = grouping(ev);
+    let unrelated: Vec<String> = grouped
         .unrelated
         .iter()
         .filter_map(|m| ev.inputs.get(m.input).map(|f| f.name.clone()))
         .collect();
     if runs.len() > 1 && !unrelated.is_empty() {
-        out.push(Phrase::new(
-            "verdict.unrelated",
-            vec![("list", unrelated.join(", "))],
-        ));
+        out.push(if grouped.groups.is_empty() {
+            Phrase::new("verdict.unrelated.all", Vec::new())
+        } else {
+            Phrase::new("verdict.unrelated", vec![("list", unrelated.join(", "))])
+        });
     }
     let serious: Vec<&Cause> = causes
         .iter()
