@@ -267,6 +267,48 @@ mod tests {
         assert!(md.contains("` app.log:1 `"), "{md}");
     }
 
+    fn llama_log(name: &str, tok_s: &str) -> String {
+        format!(
+            "llama_model_loader: loaded meta data with 19 key-value pairs and 291 tensors from /m/{name} (version GGUF V2)\n\
+             print_info: file type   = Q4_0\n\
+             print_info: model params     = 6.74 B\n\
+             system_info: n_threads = 4 (n_threads_batch = 4) / 8 | CPU : NEON = 1 |\n\
+             llama_perf_context_print:        eval time =    1000.00 ms /   10 runs   (  100.00 ms per token,    {tok_s} tokens per second)\n"
+        )
+    }
+
+    #[test]
+    fn a_comparison_renders_its_groups_and_the_runs_listed_apart() {
+        let mut s = Session::new();
+        s.add(
+            "a.log",
+            llama_log("llama-2-7b.Q4_0.gguf", "9.80").as_bytes(),
+        );
+        s.add(
+            "b.log",
+            llama_log("llama-2-7b.Q4_0.gguf", "2.96").as_bytes(),
+        );
+        s.add(
+            "c.log",
+            llama_log("qwen2.5-0.5b-q4_0.gguf", "80.0").as_bytes(),
+        );
+        let md = render(&s.report(Lang::En));
+        assert!(md.contains("### Group 1: "), "{md}");
+        assert!(
+            md.contains("| A: ` a.log ` (reference) | B: ` b.log ` |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| Decode | 9.80 tok/s (10 tok) | 2.96 tok/s (10 tok) |"),
+            "{md}"
+        );
+        assert!(md.contains("Listed, not compared"), "{md}");
+        assert!(
+            md.contains("- ` c.log ` — qwen2.5-0.5b-q4\\_0.gguf"),
+            "{md}"
+        );
+    }
+
     #[test]
     fn crafted_text_stays_literal() {
         assert_eq!(
