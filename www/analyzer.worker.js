@@ -5,7 +5,8 @@
 //               WebAssembly.Module, see wasm-build.js and wasm-load.js),
 //               {type: 'analyze', files: [{token, file}], lang}, {type: 'cancel'}, {type: 'report', lang},
 //               {type: 'device', json} (what "Measure this device" measured),
-//               {type: 'settings', topology?, threads?} (the user's CPU topology / thread pick),
+//               {type: 'settings', topology?, threads?, compare?} (the user's CPU topology / thread
+//               pick; `compare`: the compare view's choice, JSON of evidence::CompareChoice),
 //               {type: 'clear'}
 // Messages out: {type: 'ready'}, {type: 'fatal', error},
 //               {type: 'progress', token, name, bytes, total, mbps, wasmBytes},
@@ -158,6 +159,7 @@ onmessage = ({ data }) => {
         if (!analysis) return;
         if (data.topology !== undefined) analysis.set_topology(data.topology);
         if (data.threads !== undefined) analysis.set_threads(data.threads);
+        if (data.compare !== undefined) analysis.set_compare_json(data.compare);
         postReport();
       });
       break;

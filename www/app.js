@@ -154,6 +154,48 @@ function render() {
   worker?.postMessage({ type: 'report', lang });
 }
 
+/** Files waiting for the answer to "add to this analysis, or replace it?". */
+let asked = [];
+
+/** A report of this tab's own analysis is on screen (not a share link's). */
+function analysisShown() {
+  return worker && !showingShared() && !$('#results').hidden && (fileCount > 0 || inFlight.size > 0);
+}
+
+/**
+ * Files the user just dropped, picked or pasted: onto a report already shown they could belong to
+ * it (another device's log) or start a new question, so the user says which.
+ */
+function offerFiles(files) {
+  if (!files.length) return;
+  if (!analysisShown()) {
+    analyzeFiles(files);
+    return;
+  }
+  asked.push(...files);
+  const dialog = $('#drop-ask');
+  $('#drop-ask-text').textContent = t('ui.drop.ask', { n: asked.length, names: asked.map((f) => f.name).join(', ') });
+  if (!dialog.open) dialog.showModal();
+  $('#drop-add').focus();
+}
+
+function answerDropAsk(answer) {
+  const files = asked;
+  asked = [];
+  const dialog = $('#drop-ask');
+  if (dialog.open) dialog.close();
+  if (answer === 'replace') clearAll();
+  if (answer !== 'cancel') analyzeFiles(files);
+}
+
+function wireDropAsk() {
+  $('#drop-add').addEventListener('click', () => answerDropAsk('add'));
+  $('#drop-replace').addEventListener('click', () => answerDropAsk('replace'));
+  $('#drop-cancel').addEventListener('click', () => answerDropAsk('cancel'));
+  // Escape closes the dialog: the files are not read.
+  $('#drop-ask').addEventListener('cancel', () => { asked = []; });
+}
+
 /** The probe's hook: its results join the analysis, so the ceiling findings can use them. */
 function setDeviceProbe(probe) {
   worker?.postMessage({ type: 'device', json: JSON.stringify(probe) });
@@ -164,13 +206,19 @@ export function renderReport(report) {
   $('#results').hidden = false;
   renderVerdict($('#verdict'), report, t);
   renderInputs(report.inputs);
-  renderComparison($('#compare'), report.comparison, t);
+  // A share view has no analysis behind it to work out again: its groups are shown as they are.
+  renderComparison($('#compare'), report.comparison, t, { onChoice: showingShared() ? null : applyCompareChoice });
   $('#no-findings').hidden = report.findings.length > 0;
   renderFindingGroups($('#findings'), report, t);
   renderRuns($('#runs'), report.runs, t, report.inputs);
   renderTelemetry(report, t);
   renderSched(report.sched, { t, apply: applyToAnalysis });
   reportShown(report);
+}
+
+/** The compare view's grouping and reference: the worker works the report out again with it. */
+function applyCompareChoice(choice) {
+  applyToAnalysis({ compare: JSON.stringify(choice) });
 }
 
 /** A topology or thread choice from the traces view: the worker re-runs the analysis with it. */
@@ -270,7 +318,7 @@ function wireDragAndDrop() {
     e.preventDefault();
     depth = 0;
     overlay.hidden = true;
-    analyzeFiles([...(e.dataTransfer?.files ?? [])]);
+    offerFiles([...(e.dataTransfer?.files ?? [])]);
   });
 }
 
@@ -279,14 +327,14 @@ function wirePaste() {
     if (e.target === $('#paste')) return; // the textarea keeps its own paste
     const files = [...(e.clipboardData?.files ?? [])];
     const text = e.clipboardData?.getData('text/plain') ?? '';
-    if (files.length) analyzeFiles(files);
-    else if (text.trim()) analyzeFiles([pastedFile(text)]);
+    if (files.length) offerFiles(files);
+    else if (text.trim()) offerFiles([pastedFile(text)]);
     else return;
     e.preventDefault();
   });
   $('#paste-go').addEventListener('click', () => {
     const text = $('#paste').value;
-    if (text.trim()) analyzeFiles([pastedFile(text)]);
+    if (text.trim()) offerFiles([pastedFile(text)]);
   });
 }
 
@@ -300,7 +348,7 @@ function wireInputs() {
     else showWaiting();
   });
   $('#file-input').addEventListener('change', (e) => {
-    analyzeFiles([...e.target.files]);
+    offerFiles([...e.target.files]);
     e.target.value = '';
   });
   $('#cancel').addEventListener('click', () => worker?.postMessage({ type: 'cancel' }));
@@ -308,6 +356,7 @@ function wireInputs() {
   $('#clear').addEventListener('click', clearAll);
   wireDragAndDrop();
   wirePaste();
+  wireDropAsk();
   // What came before this module ran: drops and example clicks kept by intake-early.js, and
   // files already chosen in the file input.
   const picked = [...$('#file-input').files];

@@ -25,6 +25,11 @@ export function findingCard(f, t, open) {
     el('h3', {}, el('span', { class: 'severity' }, t(`severity.${f.severity}`)), f.title),
     el('div', { class: 'finding-id' }, f.id),
     el('p', { class: 'summary' }, f.summary));
+  // One card stands for every input the finding was seen in.
+  if (f.inputs?.length > 1) {
+    article.append(el('p', { class: 'finding-inputs', 'data-inputs': String(f.inputs.length) },
+      t('ui.finding.inputs', { n: f.inputs.length, list: f.inputs.join(', ') })));
+  }
   const more = el('details', { class: 'finding-more', open });
   more.append(el('summary', {}, `${t('ui.evidence')} · ${t('ui.why')} · ${t('ui.fix')}`));
   if (f.evidence.length) {

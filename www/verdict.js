@@ -3,7 +3,7 @@
 // under the cause it belongs to.
 import { el, findingCard } from './findings.js';
 
-function fmtTok(x) {
+export function fmtTok(x) {
   if (x == null) return '—';
   return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
 }

@@ -521,6 +521,8 @@ pub struct Evidence {
     pub power_modes: Vec<PowerMode>,
     /// Process and system memory from snapshots (top, dumpsys meminfo, /proc, free).
     pub memory: memory::MemoryEvidence,
+    /// The user's choice of which runs are compared with which, and against which reference.
+    pub compare: CompareChoice,
 }
 
 /// A board power mode as a status dump names it.
@@ -534,6 +536,21 @@ pub struct PowerMode {
     pub id: Option<u32>,
     /// The line verbatim.
     pub text: String,
+}
+
+/// What the user chose in the compare view, by input name. Inputs it does not name are grouped
+/// automatically (see `diagnose::compare_groups`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CompareChoice {
+    /// Groups the user formed or kept: each is compared within itself.
+    #[serde(default)]
+    pub groups: Vec<Vec<String>>,
+    /// Inputs left out of every comparison.
+    #[serde(default)]
+    pub excluded: Vec<String>,
+    /// The reference (device A) of the group each of these inputs is in.
+    #[serde(default)]
+    pub reference: Vec<String>,
 }
 
 /// What a kernel log line reports.

@@ -2,7 +2,7 @@
 //! The CLI and the wasm bindings both drive the core through this type.
 
 use crate::catalogue::Lang;
-use crate::evidence::{DeviceProbe, Evidence, InputId, ProblemCode};
+use crate::evidence::{CompareChoice, DeviceProbe, Evidence, InputId, ProblemCode};
 use crate::ingest::InputReader;
 use crate::report::{self, Report};
 use crate::sniff::InputKind;
@@ -93,6 +93,12 @@ impl Session {
     pub fn set_threads(&mut self, spec: &str) {
         let spec = spec.trim();
         self.evidence.sched.threads_override = (!spec.is_empty()).then(|| spec.to_string());
+    }
+
+    /// Sets which runs are compared with which and against which reference (the compare view's
+    /// choice); the default groups every run automatically.
+    pub fn set_compare(&mut self, choice: CompareChoice) {
+        self.evidence.compare = choice;
     }
 
     pub fn evidence(&self) -> &Evidence {

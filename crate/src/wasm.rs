@@ -65,6 +65,15 @@ impl Analysis {
         self.session.set_threads(spec);
     }
 
+    /// Sets the compare view's choice (JSON of `evidence::CompareChoice`: `groups`, `excluded`,
+    /// `reference`, by input name); `{}` for automatic grouping.
+    pub fn set_compare_json(&mut self, json: &str) -> Result<(), JsError> {
+        let choice: crate::evidence::CompareChoice =
+            serde_json::from_str(json).map_err(|e| JsError::new(&format!("compare: {e}")))?;
+        self.session.set_compare(choice);
+        Ok(())
+    }
+
     /// The report as JSON (the schema of `docs/report.md`), rendered in `lang` (`en`, `zh`, ...).
     pub fn report_json(&mut self, lang: &str) -> String {
         let report = self.session.report(Lang::from_tag(lang));

@@ -280,6 +280,9 @@ test('after one visit the site works offline, on reload too', async () => {
   await page.locator('[data-finding-id="fallback.cpu"]').first().waitFor();
   // A share link opens offline as well.
   await page.setInputFiles('#file-input', ZH_LOG);
+  // A file dropped onto a report asks whether it joins it: it does.
+  await page.click('#drop-add');
+  await page.locator('#inputs > li[data-input="compat-build-zh.logcat.txt"]').waitFor();
   await page.click('#share');
   const link = await page.inputValue('#share-url');
   await page.goto(link);

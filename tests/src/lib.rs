@@ -25,11 +25,11 @@ pub fn samples(dir: &str) -> Vec<PathBuf> {
 
 /// The report JSON of one sample file, named as `samples/<dir>/<file>`.
 pub fn report_of(path: &Path, lang: tokscope::Lang) -> serde_json::Value {
-    report_of_all(&[path.to_path_buf()], lang)
+    report_of_set(&[path.to_path_buf()], lang)
 }
 
-/// The report JSON of several files analyzed together, as one drop in the page.
-pub fn report_of_all(paths: &[PathBuf], lang: tokscope::Lang) -> serde_json::Value {
+/// The report JSON of several sample files read as one analysis, in the order given.
+pub fn report_of_set(paths: &[PathBuf], lang: tokscope::Lang) -> serde_json::Value {
     let mut s = tokscope::Session::new();
     for path in paths {
         let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -6,13 +6,14 @@
 
 use std::path::Path;
 use tokscope::Lang;
-use tokscope_tests::{report_of, root, samples};
+use tokscope_tests::{report_of, report_of_set, root, samples};
 
 /// Sample folders with a golden report per file.
 const FOLDERS: &[&str] = &[
     "demo",
     "logs",
     "compare",
+    "compare-mixed",
     "negative",
     "invalid",
     "encodings",
@@ -22,6 +23,16 @@ const FOLDERS: &[&str] = &[
     "bundles",
     "snapshots",
 ];
+
+/// Sample folders also read as one analysis (every file of the folder dropped together), with
+/// one golden report for the set: the comparison exists only across inputs.
+const SETS: &[&str] = &["compare", "compare-mixed"];
+
+fn set_path(folder: &str) -> std::path::PathBuf {
+    root()
+        .join("samples/expected")
+        .join(format!("set__{folder}.json"))
+}
 
 fn expected_path(sample: &Path) -> std::path::PathBuf {
     let folder = sample
@@ -68,6 +79,19 @@ fn every_sample_matches_its_golden_report() {
             checked += 1;
         }
     }
+    for folder in SETS {
+        let actual = report_of_set(&samples(folder), Lang::En);
+        let pretty = serde_json::to_string_pretty(&actual).expect("serializes") + "\n";
+        let path = set_path(folder);
+        if update {
+            std::fs::write(&path, &pretty).expect("write golden file");
+        } else if std::fs::read_to_string(&path).ok().as_deref() != Some(pretty.as_str()) {
+            mismatches.push(format!(
+                "set samples/{folder} differs from {}",
+                path.display()
+            ));
+        }
+    }
     assert!(checked >= 8, "only {checked} samples found");
     assert!(
         mismatches.is_empty(),
@@ -83,6 +107,9 @@ fn no_golden_file_is_orphaned() {
         for sample in samples(folder) {
             known.insert(expected_path(&sample));
         }
+    }
+    for folder in SETS {
+        known.insert(set_path(folder));
     }
     for golden in samples("expected") {
         assert!(

@@ -73,7 +73,13 @@ fn seed_000_pair_explains_the_gap() {
     assert_eq!(runs[1]["buffers_mib"]["CPU model"], 7296.42);
     assert_eq!(runs[1]["cpu_features"]["DOTPROD"], false);
     assert_eq!(runs[0]["cpu_features"]["DOTPROD"], true);
-    let cmp = &r["comparison"];
+    // One model on two devices: one group, device A (the faster) its reference, nothing listed
+    // apart.
+    let groups = r["comparison"]["groups"].as_array().expect("groups");
+    assert_eq!(groups.len(), 1);
+    assert_eq!(r["comparison"]["unrelated"], serde_json::json!([]));
+    let cmp = &groups[0];
+    assert_eq!(cmp["reference"], "seed000-device-a.logcat.txt");
     assert_eq!(cmp["inputs"].as_array().map(Vec::len), Some(2));
     let row = |fact: &str| {
         cmp["rows"]

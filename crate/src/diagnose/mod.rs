@@ -6,6 +6,7 @@
 
 mod bandwidth;
 pub mod compare;
+pub mod compare_groups;
 mod cpu;
 mod fallback;
 pub mod freq_view;

@@ -8,8 +8,9 @@
 //! capped 42% costs at most 1/(1 − 0.42) ≈ 1.7×; little-core residency costs 1/((1 − s) + s·r)
 //! with s the share on little cores and r their clock relative to the big ones.
 
+use super::compare_groups::{grouping, representatives};
 use super::run_facts::{decode_tok_s, fmt, input_of, prefill_tok_s};
-use super::{compare, Finding, Phrase, Severity};
+use super::{Finding, Phrase, Severity};
 use crate::evidence::Evidence;
 use crate::topology::Cluster;
 
@@ -99,6 +100,27 @@ pub struct Verdict {
     pub gap: Option<Gap>,
     /// What to add to decide what the inputs cannot.
     pub next: Vec<Phrase>,
+}
+
+impl Verdict {
+    /// Re-points finding indexes at the report's cards, where one card holds every finding of an
+    /// id: `card_of[i]` is the card of finding `i`.
+    pub fn point_at_cards(&mut self, card_of: &[usize]) {
+        let card = |i: usize| card_of.get(i).copied().unwrap_or(i);
+        for c in &mut self.causes {
+            let mut cards: Vec<usize> = Vec::new();
+            for &i in &c.findings {
+                if !cards.contains(&card(i)) {
+                    cards.push(card(i));
+                }
+            }
+            c.findings = cards;
+            c.lead = card(c.lead);
+        }
+        if let Some(g) = &mut self.gap {
+            g.finding = card(g.finding);
+        }
+    }
 }
 
 /// A finding parameter as a number (`"42"`, `"73%"`, `"1.8"`).
@@ -300,7 +322,7 @@ pub fn build(ev: &Evidence, findings: &[Finding]) -> Verdict {
             .then(b.factor.unwrap_or(0.0).total_cmp(&a.factor.unwrap_or(0.0)))
     });
     let gap = gap(findings, &causes);
-    let runs = run_numbers(ev, findings, gap.as_ref());
+    let runs = run_numbers(ev, findings);
     let headline = headline(ev, findings, &causes, gap.as_ref(), &runs);
     let next = next_steps(ev, &causes);
     Verdict {
@@ -318,6 +340,8 @@ fn gap(findings: &[Finding], causes: &[Cause]) -> Option<Gap> {
         .enumerate()
         .filter(|(_, f)| f.id == "compare.decode-gap")
         .filter_map(|(i, f)| num(f, "ratio").map(|r| (i, r)))
+        // A reference the user picked can be the slower run: then there is no gap to explain.
+        .filter(|(_, r)| *r > 1.0)
         .max_by(|a, b| a.1.total_cmp(&b.1))?;
     // The sized causes of the slow path multiply; the ceiling and the measurement are not
     // differences between the devices.
@@ -336,14 +360,18 @@ fn gap(findings: &[Finding], causes: &[Cause]) -> Option<Gap> {
     })
 }
 
-fn run_numbers(ev: &Evidence, findings: &[Finding], gap: Option<&Gap>) -> Vec<RunNumbers> {
-    let reference = gap.map(|g| param(&findings[g.finding], "a"));
-    compare::representatives(ev)
+fn run_numbers(ev: &Evidence, findings: &[Finding]) -> Vec<RunNumbers> {
+    let references: Vec<usize> = grouping(ev)
+        .groups
+        .iter()
+        .map(|g| g.reference().input)
+        .collect();
+    representatives(ev)
         .into_iter()
-        .map(|(i, run)| {
+        .map(|m| {
             let name = ev
                 .inputs
-                .get(i)
+                .get(m.input)
                 .map_or_else(String::new, |f| f.name.clone());
             let ceiling = findings
                 .iter()
@@ -351,14 +379,14 @@ fn run_numbers(ev: &Evidence, findings: &[Finding], gap: Option<&Gap>) -> Vec<Ru
                 .find(|f| {
                     f.evidence
                         .first()
-                        .is_some_and(|e| e.input == input_of(ev, run))
+                        .is_some_and(|e| e.input == input_of(ev, m.run))
                 })
                 .and_then(|f| num(f, "ceiling_tok_s"));
             RunNumbers {
-                reference: reference.as_deref() == Some(name.as_str()),
+                reference: references.contains(&m.input),
                 input: name,
-                decode_tok_s: decode_tok_s(run),
-                prefill_tok_s: prefill_tok_s(run),
+                decode_tok_s: decode_tok_s(m.run),
+                prefill_tok_s: prefill_tok_s(m.run),
                 ceiling_tok_s: ceiling,
             }
         })
@@ -383,6 +411,22 @@ fn headline(
                 ("a_tok_s", param(f, "a_tok_s")),
                 ("b_tok_s", param(f, "b_tok_s")),
                 ("ratio", param(f, "ratio")),
+            ],
+        ));
+    } else if let Some((f, a, b)) = findings
+        .iter()
+        .filter(|f| f.id == "compare.decode-gap")
+        .find_map(|f| Some((f, num(f, "a_tok_s")?, num(f, "b_tok_s")?)))
+        .filter(|(_, a, b)| *a > 0.0 && b > a)
+    {
+        out.push(Phrase::new(
+            "verdict.speed.compare-faster",
+            vec![
+                ("a", param(f, "a")),
+                ("b", param(f, "b")),
+                ("a_tok_s", param(f, "a_tok_s")),
+                ("b_tok_s", param(f, "b_tok_s")),
+                ("ratio", fmt(b / a)),
             ],
         ));
     } else if let [r] = runs {
@@ -415,6 +459,20 @@ fn headline(
                 vec![("list", list.join(", "))],
             ));
         }
+    }
+    // Runs of different models get no factor between them: say why they stand apart.
+    let grouped = grouping(ev);
+    let unrelated: Vec<String> = grouped
+        .unrelated
+        .iter()
+        .filter_map(|m| ev.inputs.get(m.input).map(|f| f.name.clone()))
+        .collect();
+    if runs.len() > 1 && !unrelated.is_empty() {
+        out.push(if grouped.groups.is_empty() {
+            Phrase::new("verdict.unrelated.all", Vec::new())
+        } else {
+            Phrase::new("verdict.unrelated", vec![("list", unrelated.join(", "))])
+        });
     }
     let serious: Vec<&Cause> = causes
         .iter()
@@ -644,6 +702,27 @@ mod tests {
         assert_eq!(g.unexplained_factor, 14.0);
         assert_eq!(v.headline[0].key, "verdict.speed.compare");
         assert!(v.causes.iter().all(|c| !c.findings.contains(&0)));
+    }
+
+    #[test]
+    fn a_slower_reference_gives_no_gap_and_says_faster() {
+        let fs = vec![finding(
+            "compare.decode-gap",
+            Severity::Info,
+            &[
+                ("a", "slow.log"),
+                ("b", "fast.log"),
+                ("a_tok_s", "2.96"),
+                ("b_tok_s", "9.80"),
+                ("ratio", "0.30"),
+            ],
+        )];
+        let v = build(&Evidence::default(), &fs);
+        assert!(v.gap.is_none());
+        assert_eq!(v.headline[0].key, "verdict.speed.compare-faster");
+        assert!(v.headline[0]
+            .params
+            .contains(&("ratio", "3.31".to_string())));
     }
 
     #[test]

@@ -1,17 +1,50 @@
-//! The side-by-side table of device A versus device B: one column per input that has a run
-//! (its representative run, as the `compare` rule picks it), one row per fact, each row marked
-//! when the inputs disagree. The page and `tokscope compare` both render this.
+//! Device A versus device B, per group of runs of one model (as `diagnose::compare_groups`
+//! forms them): one column per input, the reference first, one row per fact, each row marked
+//! when the inputs disagree; and the runs that share a model with no other, listed. The page,
+//! `tokscope compare`, the Markdown and the share view all render this.
 
 use crate::catalogue::{self, Lang};
-use crate::diagnose::compare::{fallback_count, representatives};
+use crate::diagnose::compare::fallback_count;
+use crate::diagnose::compare_groups::{grouping, representatives, Member};
+use crate::diagnose::run_facts::decode_tok_s;
 use crate::evidence::{Evidence, Phase, Run};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Comparison {
-    /// Input names, in column order.
+    /// Runs of one model, each group compared against its reference.
+    #[serde(default)]
+    pub groups: Vec<CompareGroup>,
+    /// Runs that share a model with no other run: listed, never compared.
+    #[serde(default)]
+    pub unrelated: Vec<CompareRun>,
+    /// Runs the user left out of the comparison.
+    #[serde(default)]
+    pub excluded: Vec<CompareRun>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CompareGroup {
+    /// What the runs share, as the reference states it (`qwen2.5-7b.gguf · 7.62 B · Q4_0`).
+    pub model: String,
+    /// The reference input (device A).
+    pub reference: String,
+    /// The user picked the reference; otherwise it is the fastest decode of the group.
+    #[serde(default)]
+    pub reference_chosen: bool,
+    /// Input names in column order, the reference first.
     pub inputs: Vec<String>,
     pub rows: Vec<CompareRow>,
+}
+
+/// A run as the compare view lists it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CompareRun {
+    pub input: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decode_tok_s: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -138,15 +171,65 @@ fn facts(ev: &Evidence, input: usize, run: &Run, lang: Lang) -> Vec<(String, Opt
     out
 }
 
-/// The table, when at least two inputs have runs.
+/// What a run says its model is: name, size and quant, as far as it says.
+fn model_label(run: &Run) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(m) = &run.model {
+        parts.push(m.clone());
+    }
+    if let Some(p) = run.params {
+        parts.push(format!("{:.2} B", p / 1e9));
+    }
+    if let Some(q) = &run.quant {
+        parts.push(q.clone());
+    }
+    parts.join(" · ")
+}
+
+/// The comparison, when at least two inputs have runs (with no group, it lists them).
 pub fn build(ev: &Evidence, lang: Lang) -> Option<Comparison> {
-    let reps = representatives(ev);
-    if reps.len() < 2 {
+    if representatives(ev).len() < 2 {
         return None;
     }
-    let columns: Vec<Vec<(String, Option<String>)>> =
-        reps.iter().map(|(i, r)| facts(ev, *i, r, lang)).collect();
-    // Every fact key, in first-seen order.
+    let name = |m: &Member| {
+        ev.inputs
+            .get(m.input)
+            .map_or_else(String::new, |f| f.name.clone())
+    };
+    let listed = |m: &Member| CompareRun {
+        input: name(m),
+        model: Some(model_label(m.run)).filter(|s| !s.is_empty()),
+        decode_tok_s: decode_tok_s(m.run),
+    };
+    let g = grouping(ev);
+    Some(Comparison {
+        groups: g
+            .groups
+            .iter()
+            .map(|grp| {
+                let columns: Vec<Member> = std::iter::once(grp.reference())
+                    .chain(grp.others())
+                    .collect();
+                CompareGroup {
+                    model: model_label(grp.reference().run),
+                    reference: name(&grp.reference()),
+                    reference_chosen: grp.chosen,
+                    inputs: columns.iter().map(name).collect(),
+                    rows: rows(ev, &columns, lang),
+                }
+            })
+            .collect(),
+        unrelated: g.unrelated.iter().map(listed).collect(),
+        excluded: g.excluded.iter().map(listed).collect(),
+    })
+}
+
+/// One row per fact any of the runs states, in first-seen order.
+fn rows(ev: &Evidence, members: &[Member], lang: Lang) -> Vec<CompareRow> {
+    let columns: Vec<Vec<(String, Option<String>)>> = members
+        .iter()
+        .map(|m| facts(ev, m.input, m.run, lang))
+        .collect();
     let mut keys: Vec<String> = Vec::new();
     for col in &columns {
         for (k, _) in col {
@@ -155,8 +238,7 @@ pub fn build(ev: &Evidence, lang: Lang) -> Option<Comparison> {
             }
         }
     }
-    let rows = keys
-        .into_iter()
+    keys.into_iter()
         .filter_map(|key| {
             let values: Vec<Option<String>> = columns
                 .iter()
@@ -182,16 +264,5 @@ pub fn build(ev: &Evidence, lang: Lang) -> Option<Comparison> {
                 differs,
             })
         })
-        .collect();
-    Some(Comparison {
-        inputs: reps
-            .iter()
-            .map(|(i, _)| {
-                ev.inputs
-                    .get(*i)
-                    .map_or_else(String::new, |f| f.name.clone())
-            })
-            .collect(),
-        rows,
-    })
+        .collect()
 }

@@ -20,6 +20,9 @@ pub fn render(report: &Report) -> String {
     if let Some(v) = &report.verdict {
         render_verdict(v, lang, &mut out);
     }
+    if let Some(c) = &report.comparison {
+        render_comparison(c, lang, &mut out);
+    }
     let _ = writeln!(out, "## {}\n", escape(&t("ui.inputs")));
     for i in &report.inputs {
         let kind = i
@@ -157,6 +160,56 @@ fn longest_run(text: &str, ch: char) -> usize {
     best
 }
 
+/// Each group's differing facts as a table, then the runs listed, not compared.
+fn render_comparison(c: &super::compare::Comparison, lang: Lang, out: &mut String) {
+    let t = |key: &str, params: &[(&str, &str)]| catalogue::text(lang, key, params);
+    let _ = writeln!(out, "## {}\n", escape(&t("ui.compare", &[])));
+    if c.groups.is_empty() {
+        let _ = writeln!(out, "{}\n", escape(&t("ui.compare.none", &[])));
+    }
+    for (n, g) in c.groups.iter().enumerate() {
+        let title = t(
+            "ui.compare.group",
+            &[("n", &(n + 1).to_string()), ("model", &g.model)],
+        );
+        let _ = writeln!(out, "### {}\n", escape(&title));
+        let mut head = format!("| {} |", escape(&t("ui.compare.fact", &[])));
+        for (i, name) in g.inputs.iter().enumerate() {
+            let letter = (b'A' + (i as u8).min(25)) as char;
+            let mark = if i == 0 {
+                format!(" ({})", t("ui.compare.reference", &[]))
+            } else {
+                String::new()
+            };
+            let _ = write!(head, " {letter}: {}{} |", code(name), escape(&mark));
+        }
+        let _ = writeln!(out, "{head}");
+        let _ = writeln!(out, "|---|{}", "---|".repeat(g.inputs.len()));
+        for r in g.rows.iter().filter(|r| r.differs) {
+            let mut line = format!("| {} |", escape(&r.label));
+            for v in &r.values {
+                let _ = write!(line, " {} |", escape(v.as_deref().unwrap_or("—")));
+            }
+            let _ = writeln!(out, "{line}");
+        }
+        let _ = writeln!(out, "\n{}\n", escape(&t("ui.compare.same", &[])));
+    }
+    for (key, runs) in [
+        ("ui.compare.unrelated", &c.unrelated),
+        ("ui.compare.excluded", &c.excluded),
+    ] {
+        if runs.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "{}\n", escape(&t(key, &[])));
+        for r in runs {
+            let model = r.model.as_deref().unwrap_or("?");
+            let _ = writeln!(out, "- {} — {}", code(&r.input), escape(model));
+        }
+        out.push('\n');
+    }
+}
+
 /// The verdict, first: the headline, the ranked causes with their impact, the gap, what to add.
 fn render_verdict(v: &super::verdict::VerdictReport, lang: Lang, out: &mut String) {
     let t = |key: &str| catalogue::text(lang, key, &[]);
@@ -209,6 +262,48 @@ mod tests {
         );
         assert!(md.contains("```text\nW/tflite: 7 operations"), "{md}");
         assert!(md.contains("` app.log:1 `"), "{md}");
+    }
+
+    fn llama_log(name: &str, tok_s: &str) -> String {
+        format!(
+            "llama_model_loader: loaded meta data with 19 key-value pairs and 291 tensors from /m/{name} (version GGUF V2)\n\
+             print_info: file type   = Q4_0\n\
+             print_info: model params     = 6.74 B\n\
+             system_info: n_threads = 4 (n_threads_batch = 4) / 8 | CPU : NEON = 1 |\n\
+             llama_perf_context_print:        eval time =    1000.00 ms /   10 runs   (  100.00 ms per token,    {tok_s} tokens per second)\n"
+        )
+    }
+
+    #[test]
+    fn a_comparison_renders_its_groups_and_the_runs_listed_apart() {
+        let mut s = Session::new();
+        s.add(
+            "a.log",
+            llama_log("llama-2-7b.Q4_0.gguf", "9.80").as_bytes(),
+        );
+        s.add(
+            "b.log",
+            llama_log("llama-2-7b.Q4_0.gguf", "2.96").as_bytes(),
+        );
+        s.add(
+            "c.log",
+            llama_log("qwen2.5-0.5b-q4_0.gguf", "80.0").as_bytes(),
+        );
+        let md = render(&s.report(Lang::En));
+        assert!(md.contains("### Group 1: "), "{md}");
+        assert!(
+            md.contains("| A: ` a.log ` (reference) | B: ` b.log ` |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| Decode | 9.80 tok/s (10 tok) | 2.96 tok/s (10 tok) |"),
+            "{md}"
+        );
+        assert!(md.contains("Listed, not compared"), "{md}");
+        assert!(
+            md.contains("- ` c.log ` — qwen2.5-0.5b-q4\\_0.gguf"),
+            "{md}"
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 pub mod compare;
 pub mod markdown;
+pub mod merge;
 pub mod sched;
 pub mod text;
 pub mod verdict;
@@ -151,9 +152,12 @@ pub struct FindingReport {
     pub lines_truncated: bool,
     pub explain: String,
     pub fix: String,
+    /// The inputs this card is about: one card stands for every input a finding id was seen in.
+    #[serde(default)]
+    pub inputs: Vec<String>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvidenceReport {
     pub input: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -168,7 +172,7 @@ pub struct EvidenceReport {
     pub quote: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LinesReport {
     pub input: String,
     pub lines: Vec<u64>,
@@ -216,7 +220,7 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
                 };
                 catalogue::text(lang, &key, &params)
             };
-            FindingReport {
+            let mut card = FindingReport {
                 id: f.id.to_string(),
                 severity: f.severity,
                 title: t("title"),
@@ -249,9 +253,15 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
                 lines_truncated: f.lines_truncated,
                 explain: t("explain"),
                 fix: t("fix"),
-            }
+                inputs: Vec::new(),
+            };
+            card.inputs = merge::inputs_of(&card);
+            card
         })
         .collect();
+    let (findings, card_of) = merge::merge(findings, lang);
+    let mut diagnosis = diagnose::verdict::build(ev, &diagnosed);
+    diagnosis.point_at_cards(&card_of);
     Report {
         schema: SCHEMA_VERSION,
         tool: format!("tokscope {}", env!("CARGO_PKG_VERSION")),
@@ -259,11 +269,7 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
         inputs: ev.inputs.iter().map(|i| input_report(i, lang)).collect(),
         runs: ev.runs.clone(),
         comparison: compare::build(ev, lang),
-        verdict: Some(verdict::render(
-            &diagnose::verdict::build(ev, &diagnosed),
-            &findings,
-            lang,
-        )),
+        verdict: Some(verdict::render(&diagnosis, &findings, lang)),
         findings,
         series: series_report(ev),
         time_origin_epoch_s: diagnose::telemetry::time_origin(ev),

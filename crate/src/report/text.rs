@@ -132,36 +132,69 @@ fn render_runs(report: &Report, out: &mut String) {
     }
 }
 
-/// The facts that differ between the inputs, as an aligned table.
+/// Each group's facts that differ, as an aligned table; then the runs listed, not compared.
 pub fn render_comparison(c: &super::compare::Comparison, lang: Lang, out: &mut String) {
-    let _ = writeln!(out, "\n{}", catalogue::text(lang, "ui.compare", &[]));
-    let rows: Vec<&super::compare::CompareRow> = c.rows.iter().filter(|r| r.differs).collect();
-    let width = rows
-        .iter()
-        .map(|r| r.label.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(4);
-    for (i, name) in c.inputs.iter().enumerate() {
-        let _ = writeln!(out, "  [{}] {name}", (b'A' + (i as u8).min(25)) as char);
+    let t = |key: &str, params: &[(&str, &str)]| catalogue::text(lang, key, params);
+    let _ = writeln!(out, "\n{}", t("ui.compare", &[]));
+    if c.groups.is_empty() {
+        let _ = writeln!(out, "  {}", t("ui.compare.none", &[]));
     }
-    for r in rows {
-        let vals: Vec<String> = r
-            .values
+    for (n, g) in c.groups.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "  {}",
+            t(
+                "ui.compare.group",
+                &[("n", &(n + 1).to_string()), ("model", &g.model)]
+            )
+        );
+        let rows: Vec<&super::compare::CompareRow> = g.rows.iter().filter(|r| r.differs).collect();
+        let width = rows
             .iter()
-            .enumerate()
-            .map(|(i, v)| {
-                format!(
-                    "[{}] {}",
-                    (b'A' + (i as u8).min(25)) as char,
-                    v.as_deref().unwrap_or("—")
-                )
-            })
-            .collect();
-        let pad = width - r.label.chars().count();
-        let _ = writeln!(out, "  {}{}  {}", r.label, " ".repeat(pad), vals.join("  "));
+            .map(|r| r.label.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(4);
+        let letter = |i: usize| (b'A' + (i as u8).min(25)) as char;
+        for (i, name) in g.inputs.iter().enumerate() {
+            let mark = if i == 0 {
+                format!(" ({})", t("ui.compare.reference", &[]))
+            } else {
+                String::new()
+            };
+            let _ = writeln!(out, "    [{}] {name}{mark}", letter(i));
+        }
+        for r in rows {
+            let vals: Vec<String> = r
+                .values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| format!("[{}] {}", letter(i), v.as_deref().unwrap_or("—")))
+                .collect();
+            let pad = width - r.label.chars().count();
+            let _ = writeln!(
+                out,
+                "    {}{}  {}",
+                r.label,
+                " ".repeat(pad),
+                vals.join("  ")
+            );
+        }
+        let _ = writeln!(out, "    {}", t("ui.compare.same", &[]));
     }
-    let _ = writeln!(out, "  {}", catalogue::text(lang, "ui.compare.same", &[]));
+    for (key, runs) in [
+        ("ui.compare.unrelated", &c.unrelated),
+        ("ui.compare.excluded", &c.excluded),
+    ] {
+        if runs.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "  {}", t(key, &[]));
+        for r in runs {
+            let model = r.model.as_deref().unwrap_or("?");
+            let _ = writeln!(out, "    {} — {model}", r.input);
+        }
+    }
 }
 
 /// The verdict, first: the headline, the ranked causes with their impact, the gap, what to add.

@@ -109,7 +109,7 @@ pub fn resolve(lang: Lang, v: &str) -> String {
 }
 
 /// Joins sentences the way the language does (a space in English, nothing in Chinese).
-fn sentences(lang: Lang, parts: impl Iterator<Item = String>) -> String {
+pub fn sentences(lang: Lang, parts: impl Iterator<Item = String>) -> String {
     let joiner = match lang {
         Lang::En => " ",
         Lang::Zh => "",
