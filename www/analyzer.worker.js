@@ -5,7 +5,8 @@
 //               WebAssembly.Module, see wasm-build.js and wasm-load.js),
 //               {type: 'analyze', files: [{token, file}], lang}, {type: 'cancel'}, {type: 'report', lang},
 //               {type: 'device', json} (what "Measure this device" measured),
-//               {type: 'settings', topology?, threads?} (the user's CPU topology / thread pick),
+//               {type: 'settings', topology?, threads?, probeDevice?} (the user's CPU topology /
+//               thread pick; whether the inputs came from the device that ran the probe),
 //               {type: 'clear'}
 // Messages out: {type: 'ready'}, {type: 'fatal', error},
 //               {type: 'progress', token, name, bytes, total, mbps, wasmBytes},
@@ -158,6 +159,7 @@ onmessage = ({ data }) => {
         if (!analysis) return;
         if (data.topology !== undefined) analysis.set_topology(data.topology);
         if (data.threads !== undefined) analysis.set_threads(data.threads);
+        if (data.probeDevice !== undefined) analysis.set_inputs_from_probe_device(Boolean(data.probeDevice));
         postReport();
       });
       break;

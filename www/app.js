@@ -4,7 +4,7 @@
 import { pickBuild } from './wasm-build.js';
 import { compileCore } from './wasm-load.js';
 import { setCore } from './core.js';
-import { initProbe } from './probe.js';
+import { initProbe, renderDeviceRef } from './probe.js';
 import { setupShare, reportShown, noteInputs, resetShare, showingShared } from './share.js';
 import { renderRuns } from './runs.js';
 import { renderComparison } from './compare.js';
@@ -163,6 +163,7 @@ function setDeviceProbe(probe) {
 export function renderReport(report) {
   $('#results').hidden = false;
   renderVerdict($('#verdict'), report, t);
+  renderDeviceRef($('#device-ref'), report, t, showingShared() ? null : (yes) => applyToAnalysis({ probeDevice: yes }));
   renderInputs(report.inputs);
   renderComparison($('#compare'), report.comparison, t);
   $('#no-findings').hidden = report.findings.length > 0;
@@ -173,7 +174,10 @@ export function renderReport(report) {
   reportShown(report);
 }
 
-/** A topology or thread choice from the traces view: the worker re-runs the analysis with it. */
+/**
+ * A topology or thread choice from the traces view, or the "this log came from this device"
+ * answer: the worker re-runs the analysis with it.
+ */
 function applyToAnalysis(settings) {
   worker?.postMessage({ type: 'settings', ...settings });
 }
@@ -227,6 +231,7 @@ function clearAll() {
   $('#inputs').replaceChildren();
   $('#findings').replaceChildren();
   renderVerdict($('#verdict'), null, t);
+  renderDeviceRef($('#device-ref'), null, t, null);
   $('#runs').replaceChildren();
   renderComparison($('#compare'), null, t);
   renderTelemetry({ series: [], findings: [], inputs: [] }, t);
