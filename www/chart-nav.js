@@ -11,7 +11,8 @@ const ZOOM_STEP = 1.5;
  * Wires `canvas`. `extent` is the full [t0, t1]; `draw(view)` paints a view ({x0, x1}); `plotX()`
  * gives the plot area's [left, right] in CSS pixels from the canvas's left edge; `readout(t)`
  * returns the text for time t (or '' outside the data); `out` is the readout element.
- * Returns { view, setView(x0, x1), reset(), onView(fn), redraw() }.
+ * Returns { view, setView(x0, x1, notify = true), reset(), onView(fn), redraw() }; a linked view
+ * sets the others with notify false, so they do not echo back.
  */
 export function navigate(canvas, { extent, draw, plotX, readout, out, label }) {
   const [t0, t1] = extent;
@@ -105,7 +106,7 @@ export function navigate(canvas, { extent, draw, plotX, readout, out, label }) {
   canvas.dataset.view = `${view.x0.toFixed(3)},${view.x1.toFixed(3)}`;
   return {
     get view() { return view; },
-    setView: (x0, x1) => setView(x0, x1),
+    setView: (x0, x1, notify = true) => setView(x0, x1, notify),
     reset,
     redraw,
     onView: (fn) => listeners.push(fn),

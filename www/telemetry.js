@@ -94,7 +94,8 @@ function readoutText(chart, spec, t, tr) {
   const shades = spec.shades.filter((s) => s.t0 <= t && t <= s.t1).map((s) => s.label);
   if (shades.length) parts.push([...new Set(shades)].join(', '));
   const time = tr('ui.chart.readout.time', { t: fmtTime(t) });
-  return parts.length ? `${time} · ${parts.join(' · ')}` : `${time} · ${tr('ui.chart.readout.none')}`;
+  // Panels apart with a bar: line labels carry ' · input'.
+  return parts.length ? `${time} | ${parts.join(' | ')}` : `${time} | ${tr('ui.chart.readout.none')}`;
 }
 
 /**

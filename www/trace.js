@@ -85,7 +85,7 @@ function traceReadout(chart, t, tr) {
   const cpus = r.cpus.filter(([, mhz]) => mhz != null).map(([cpu, mhz]) => `cpu${cpu} ${Math.round(mhz)} MHz`);
   const parts = [...lanes, ...cpus];
   const time = tr('ui.chart.readout.time', { t: fmtTime(t) });
-  return `${time} · ${parts.length ? parts.join(' · ') : tr('ui.chart.readout.none')}`;
+  return `${time} | ${parts.length ? parts.join(' | ') : tr('ui.chart.readout.none')}`;
 }
 
 /**
