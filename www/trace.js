@@ -170,7 +170,9 @@ export function renderSched(sched, { t, apply }) {
   box.hidden = !sched;
   if (!sched) return;
   box.append(el('h2', {}, t('ui.sched.title')), topologyBox(sched, t, apply));
-  const width = Math.max(480, Math.min(1100, (box.clientWidth || 900) - 8));
+  if (sched.traces.length) box.append(el('p', { class: 'hint' }, t('ui.chart.keys')));
+  // The page's width, so a phone gets legible labels rather than a shrunken wide canvas.
+  const width = Math.max(320, Math.min(1100, (box.clientWidth || 900) - 8));
   sched.traces.forEach((trace, i) => {
     const section = el('section', { class: 'sched-trace', 'data-input': trace.input });
     section.append(el('h3', {}, t('ui.sched.timeline', { input: trace.input, duration: trace.duration_s.toFixed(2) })));

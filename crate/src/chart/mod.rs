@@ -369,20 +369,22 @@ pub fn draw<DB: DrawingBackend>(
             {
                 let color = PALETTE[k % PALETTE.len()];
                 let seg = (14.0 * scale) as i32;
+                let style = label_font.color(&RGBColor(60, 60, 60));
+                let (lw, _) = area.estimate_text_size(&l.label, &style).map_err(err)?;
+                // Only whole entries: one cut at the edge reads as another name (the readout
+                // names every line).
+                if x + seg + (4.0 * scale) as i32 + lw as i32 > w as i32 - right as i32 {
+                    break;
+                }
                 area.draw(&PathElement::new(
                     vec![(x, mid), (x + seg, mid)],
                     color.stroke_width((2.0 * scale) as u32),
                 ))
                 .map_err(err)?;
                 x += seg + (4.0 * scale) as i32;
-                let style = label_font.color(&RGBColor(60, 60, 60));
                 area.draw_text(&l.label, &style, (x, y + (1.0 * scale) as i32))
                     .map_err(err)?;
-                let (lw, _) = area.estimate_text_size(&l.label, &style).map_err(err)?;
                 x += lw as i32 + (12.0 * scale) as i32;
-                if x > w as i32 - right as i32 {
-                    break;
-                }
             }
             if i == 0 {
                 // Labels of the visible ranges, each at its range's start, stacked into rows so
@@ -484,7 +486,7 @@ mod tests {
 
     #[test]
     fn shade_labels_take_rows_and_never_overlap() {
-        // Three labels 50 px wide at 0, 20 and 60 px: the second cannot share the first's row.
+        // Labels 50 px wide: the second starts inside the first, so it takes a row of its own.
         let rows = label_rows(&[(0, 50), (20, 70), (60, 110), (65, 115), (66, 116)], 3);
         assert_eq!(rows, vec![Some(0), Some(1), Some(0), Some(2), None]);
         // A label that starts after the first ended reuses row 0.
