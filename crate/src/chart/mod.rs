@@ -370,10 +370,17 @@ pub fn draw<DB: DrawingBackend>(
                 let color = PALETTE[k % PALETTE.len()];
                 let seg = (14.0 * scale) as i32;
                 let style = label_font.color(&RGBColor(60, 60, 60));
-                let (lw, _) = area.estimate_text_size(&l.label, &style).map_err(err)?;
-                // Only whole entries: one cut at the edge reads as another name (the readout
-                // names every line).
-                if x + seg + (4.0 * scale) as i32 + lw as i32 > w as i32 - right as i32 {
+                let room = w as i32 - right as i32 - x - seg - (4.0 * scale) as i32;
+                let mut text = l.label.clone();
+                let (mut lw, _) = area.estimate_text_size(&text, &style).map_err(err)?;
+                // The first entry is shortened to fit (a narrow phone chart keeps one); later
+                // ones are left out whole rather than cut at the edge (the readout names them).
+                while lw as i32 > room && k == 0 && text.chars().count() > 4 {
+                    let keep = text.chars().count().saturating_sub(2).max(3);
+                    text = text.chars().take(keep - 1).collect::<String>() + "…";
+                    lw = area.estimate_text_size(&text, &style).map_err(err)?.0;
+                }
+                if lw as i32 > room {
                     break;
                 }
                 area.draw(&PathElement::new(
@@ -382,7 +389,7 @@ pub fn draw<DB: DrawingBackend>(
                 ))
                 .map_err(err)?;
                 x += seg + (4.0 * scale) as i32;
-                area.draw_text(&l.label, &style, (x, y + (1.0 * scale) as i32))
+                area.draw_text(&text, &style, (x, y + (1.0 * scale) as i32))
                     .map_err(err)?;
                 x += lw as i32 + (12.0 * scale) as i32;
             }

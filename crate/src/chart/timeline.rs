@@ -133,10 +133,16 @@ pub fn timeline_layout(
             b = e;
         }
     }
-    for t in ticks(win.0, win.1, 8) {
+    for t in ticks(win.0, win.1, tick_count(width)) {
         labels.push((tick_x(x_of(t), width), 2, tick_label(t)));
     }
     (rects, labels)
+}
+
+/// Ticks that fit the plot: a label ("100 ms") needs about 70 px.
+fn tick_count(width: i32) -> usize {
+    let (left, right) = plot_x_range(width);
+    ((right - left) / 70).clamp(2, 8) as usize
 }
 
 /// A lane's label: the thread name and tid, cut to fit the label column.
@@ -219,7 +225,7 @@ pub fn freq_layout(
     let win = window(trace, view);
     let x_of = x_mapper(width, win);
     let span = tl.bin_s * tl.bins.max(1) as f64;
-    for t in ticks(win.0, win.1, 8) {
+    for t in ticks(win.0, win.1, tick_count(width)) {
         labels.push((tick_x(x_of(t), width), 2, tick_label(t)));
     }
     for (i, strip) in trace.freq.iter().enumerate() {
@@ -349,6 +355,13 @@ mod tests {
         assert_eq!((rects[0].0, rects[0].2), (LABEL_W + 200, LABEL_W + 400));
         assert!(labels.iter().any(|l| l.2 == "500 ms"));
         assert!(!labels.iter().any(|l| l.2 == "0.0 s"));
+        // A phone-wide canvas gets fewer ticks, far enough apart not to overlap.
+        let (_, labels) = timeline_layout(&trace("BB.L"), 366, None);
+        let xs: Vec<i32> = labels.iter().filter(|l| l.1 == 2).map(|l| l.0).collect();
+        assert!(
+            xs.len() >= 2 && xs.windows(2).all(|w| w[1] - w[0] >= 50),
+            "{xs:?}"
+        );
     }
 
     #[test]
