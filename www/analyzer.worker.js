@@ -5,8 +5,9 @@
 //               WebAssembly.Module, see wasm-build.js and wasm-load.js),
 //               {type: 'analyze', files: [{token, file}], lang}, {type: 'cancel'}, {type: 'report', lang},
 //               {type: 'device', json} (what "Measure this device" measured),
-//               {type: 'settings', topology?, threads?, compare?} (the user's CPU topology / thread
-//               pick; `compare`: the compare view's choice, JSON of evidence::CompareChoice),
+//               {type: 'settings', topology?, threads?, compare?, probeDevice?} (the user's CPU
+//               topology / thread pick; `compare`: the compare view's choice, JSON of
+//               evidence::CompareChoice; whether the inputs came from the device that ran the probe),
 //               {type: 'clear'}
 // Messages out: {type: 'ready'}, {type: 'fatal', error},
 //               {type: 'progress', token, name, bytes, total, mbps, wasmBytes},
@@ -160,6 +161,7 @@ onmessage = ({ data }) => {
         if (data.topology !== undefined) analysis.set_topology(data.topology);
         if (data.threads !== undefined) analysis.set_threads(data.threads);
         if (data.compare !== undefined) analysis.set_compare_json(data.compare);
+        if (data.probeDevice !== undefined) analysis.set_inputs_from_probe_device(Boolean(data.probeDevice));
         postReport();
       });
       break;

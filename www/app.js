@@ -4,7 +4,7 @@
 import { pickBuild } from './wasm-build.js';
 import { compileCore } from './wasm-load.js';
 import { setCore } from './core.js';
-import { initProbe } from './probe.js';
+import { initProbe, renderDeviceRef } from './probe.js';
 import { setupShare, reportShown, noteInputs, resetShare, showingShared } from './share.js';
 import { renderRuns } from './runs.js';
 import { renderComparison } from './compare.js';
@@ -205,6 +205,7 @@ function setDeviceProbe(probe) {
 export function renderReport(report) {
   $('#results').hidden = false;
   renderVerdict($('#verdict'), report, t);
+  renderDeviceRef($('#device-ref'), report, t, showingShared() ? null : (yes) => applyToAnalysis({ probeDevice: yes }));
   renderInputs(report.inputs);
   // A share view has no analysis behind it to work out again: its groups are shown as they are.
   renderComparison($('#compare'), report.comparison, t, { onChoice: showingShared() ? null : applyCompareChoice });
@@ -221,7 +222,10 @@ function applyCompareChoice(choice) {
   applyToAnalysis({ compare: JSON.stringify(choice) });
 }
 
-/** A topology or thread choice from the traces view: the worker re-runs the analysis with it. */
+/**
+ * A topology or thread choice from the traces view, or the "this log came from this device"
+ * answer: the worker re-runs the analysis with it.
+ */
 function applyToAnalysis(settings) {
   worker?.postMessage({ type: 'settings', ...settings });
 }
@@ -275,6 +279,7 @@ function clearAll() {
   $('#inputs').replaceChildren();
   $('#findings').replaceChildren();
   renderVerdict($('#verdict'), null, t);
+  renderDeviceRef($('#device-ref'), null, t, null);
   $('#runs').replaceChildren();
   renderComparison($('#compare'), null, t);
   renderTelemetry({ series: [], findings: [], inputs: [] }, t);

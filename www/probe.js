@@ -340,6 +340,28 @@ function renderBuild() {
   note.classList.toggle('warning', ctx.build.name === 'scalar');
 }
 
+/**
+ * The probe beside a report (`report.device`): a reference line, and the "this log came from
+ * this device" checkbox that decides whether its bandwidth is the logs' ceiling. The answer is
+ * the analysis's (the core keeps it until Clear); `onToggle` is absent for a shared report.
+ */
+export function renderDeviceRef(box, report, t, onToggle) {
+  box.replaceChildren();
+  const d = report?.device;
+  box.hidden = !d || !report.inputs?.length;
+  if (box.hidden) return;
+  box.dataset.applies = String(d.applies);
+  const bw = d.read_gbps_best.toFixed(d.read_gbps_best >= 10 ? 1 : 2);
+  const check = el('input', { type: 'checkbox', id: 'probe-same-device' });
+  check.checked = d.applies;
+  check.disabled = !onToggle;
+  check.addEventListener('change', () => onToggle?.(check.checked));
+  box.append(
+    el('p', { class: 'device-ref-figure' }, t('ui.probe.reference', { bw })),
+    el('label', { class: 'device-ref-check' }, check, ' ', t('ui.probe.same-device')),
+    el('p', { class: 'note' }, t(d.applies ? 'ui.probe.reference.applied' : 'ui.probe.reference.not-applied')));
+}
+
 export function initProbe(context) {
   ctx = context;
   $('#measure').addEventListener('click', () => measure());

@@ -198,9 +198,13 @@ function exportMarkdown() {
   }
 }
 
-/** Every chart on screen, stacked into one PNG (one download, not one per chart). */
+/**
+ * Every chart on the page, stacked into one PNG (one download, not one per chart): the report's
+ * (telemetry, thread timelines) and the probe's, wherever they sit; hidden ones are left out.
+ */
 function exportPng() {
-  const canvases = [...document.querySelectorAll('#results canvas')].filter((c) => c.width && c.height);
+  const canvases = [...document.querySelectorAll('main canvas')]
+    .filter((c) => c.width && c.height && c.getClientRects().length > 0);
   if (!canvases.length) {
     $('#share-note').replaceChildren(t('ui.export.no-charts'));
     return;
@@ -218,6 +222,9 @@ function exportPng() {
     y += c.height + gap;
   }
   out.toBlob((blob) => { if (blob) download('tokscope-charts.png', blob); }, 'image/png');
+  const note = $('#share-note');
+  note.dataset.charts = String(canvases.length);
+  note.replaceChildren(t('ui.export.png-done', { n: canvases.length }));
 }
 
 // ---- offline

@@ -1,13 +1,15 @@
 // Telemetry over time: the report's series as stacked panels (frequency, temperature, power,
 // tokens/s, battery) on one shared time axis, drawn by the wasm core (plotters on a <canvas>),
-// with the findings' time ranges shaded. Wheel zooms, drag pans, double-click resets; every
-// panel moves together because they are one chart. `createChart` is the reusable part: any
+// with the findings' time ranges shaded. Navigation and the value readout are chart-nav.js's;
+// every panel moves together because they are one chart. Each input's times count from its
+// origin (the report's inputs[].time_origin_epoch_s): inputs with unrelated clocks each start
+// near 0 rather than months apart. `createChart` is the reusable part: any
 // module with a chart spec (crate/src/chart/mod.rs) can mount one and link views.
 import { getCore } from './core.js';
+import { navigate, fmtTime, fmtValue } from './chart-nav.js';
 
 const MAX_CPU_LINES = 8;
 const MAX_LINES = 8;
-const PANEL_CSS_PX = 150;
 
 /** Groups CPU frequency series into clusters by their peak clock (within 3 %), per input. */
 function cpuLines(series) {
@@ -81,22 +83,34 @@ export function telemetrySpec(report, t, shifts = new Map()) {
   };
 }
 
+/** The readout at time `t`: each panel's lines with a value there, and the ranges covering t. */
+function readoutText(chart, spec, t, tr) {
+  const values = JSON.parse(chart.values_at(t));
+  const parts = [];
+  spec.panels.forEach((p, i) => {
+    const here = p.lines.map((l, k) => [l.label, values[i]?.[k]]).filter(([, v]) => v != null);
+    if (here.length) parts.push(`${p.title}: ${here.map(([l, v]) => `${l} ${fmtValue(v)}`).join(', ')}`);
+  });
+  const shades = spec.shades.filter((s) => s.t0 <= t && t <= s.t1).map((s) => s.label);
+  if (shades.length) parts.push([...new Set(shades)].join(', '));
+  const time = tr('ui.chart.readout.time', { t: fmtTime(t) });
+  // Panels apart with a bar: line labels carry ' · input'.
+  return parts.length ? `${time} | ${parts.join(' | ')}` : `${time} | ${tr('ui.chart.readout.none')}`;
+}
+
 /**
- * Mounts a chart on `canvas`. Returns { view, setView(x0, x1), reset(), redraw(), onView(fn),
- * toPng(name), destroy() }; views can be linked across charts with onView + setView.
+ * Mounts a chart on `canvas`, its readout in `out`. Returns { view, setView(x0, x1), reset(),
+ * redraw(), onView(fn), toPng(name), destroy() }; views can be linked with onView + setView.
  */
-export function createChart(canvas, spec, { cssHeight } = {}) {
-  const chart = new (getCore().Chart)(JSON.stringify(spec));
-  const [t0, t1] = chart.extent();
-  const listeners = [];
-  let view = { x0: t0, x1: t1 };
-  let pending = false;
+export function createChart(canvas, spec, { cssHeight, out, t: tr = (k) => k } = {}) {
+  const core = getCore();
+  const chart = new core.Chart(JSON.stringify(spec));
   const stats = (window.__tokscopeChartStats ??= { draws: 0, lastMs: 0, maxMs: 0, samples: [] });
 
   function size() {
     const dpr = window.devicePixelRatio || 1;
     const w = Math.max(320, canvas.clientWidth || canvas.parentElement?.clientWidth || 800);
-    const h = cssHeight ?? spec.panels.length * PANEL_CSS_PX + 40;
+    const h = cssHeight ?? core.chart_height(spec.panels.length);
     canvas.style.height = `${h}px`;
     canvas.width = Math.round(w * dpr);
     canvas.height = Math.round(h * dpr);
@@ -104,8 +118,7 @@ export function createChart(canvas, spec, { cssHeight } = {}) {
   }
   let dpr = size();
 
-  function drawNow() {
-    pending = false;
+  function draw(view) {
     const start = performance.now();
     const points = chart.draw(canvas, view.x0, view.x1, dpr);
     const ms = performance.now() - start;
@@ -116,66 +129,25 @@ export function createChart(canvas, spec, { cssHeight } = {}) {
     if (stats.samples.length > 500) stats.samples.shift();
     canvas.dataset.drawMs = ms.toFixed(2);
     canvas.dataset.points = String(points);
-    canvas.dataset.view = `${view.x0.toFixed(3)},${view.x1.toFixed(3)}`;
   }
-  function redraw() {
-    if (!pending) {
-      pending = true;
-      requestAnimationFrame(drawNow);
-    }
-  }
-  function setView(x0, x1, notify = true) {
-    const span = Math.max(x1 - x0, (t1 - t0) * 1e-6, 1e-6);
-    const clampedSpan = Math.min(span, t1 - t0 || span);
-    let a = Math.max(t0, Math.min(x0, t1 - clampedSpan));
-    view = { x0: a, x1: a + clampedSpan };
-    redraw();
-    if (notify) for (const fn of listeners) fn(view);
-  }
-  /** Time at a clientX position, from the plot area's pixel range. */
-  function timeAt(clientX) {
-    const rect = canvas.getBoundingClientRect();
+  /** The plot area in CSS pixels, from the core's layout in device pixels. */
+  function plotX() {
+    const k = canvas.getBoundingClientRect().width / canvas.width;
     const [left, right] = chart.plot_x_range(canvas.width, dpr);
-    const px = (clientX - rect.left) * (canvas.width / rect.width);
-    const f = Math.min(1, Math.max(0, (px - left) / (right - left)));
-    return { t: view.x0 + f * (view.x1 - view.x0), f };
+    return [left * k, right * k];
   }
-
-  canvas.addEventListener('wheel', (e) => {
-    e.preventDefault();
-    const { t: at, f } = timeAt(e.clientX);
-    const factor = Math.pow(1.2, (e.deltaY || 0) / 100);
-    const span = (view.x1 - view.x0) * factor;
-    setView(at - f * span, at + (1 - f) * span);
-  }, { passive: false });
-  let drag = null;
-  canvas.addEventListener('pointerdown', (e) => {
-    drag = { x: e.clientX, view };
-    canvas.setPointerCapture?.(e.pointerId);
+  const nav = navigate(canvas, {
+    extent: chart.extent(), draw, plotX, out, readout: (t) => readoutText(chart, spec, t, tr),
   });
-  canvas.addEventListener('pointermove', (e) => {
-    if (!drag) return;
-    const rect = canvas.getBoundingClientRect();
-    const [left, right] = chart.plot_x_range(canvas.width, dpr);
-    const plotCss = (right - left) * (rect.width / canvas.width);
-    const dt = ((e.clientX - drag.x) / plotCss) * (drag.view.x1 - drag.view.x0);
-    setView(drag.view.x0 - dt, drag.view.x1 - dt);
-  });
-  const end = () => { drag = null; };
-  canvas.addEventListener('pointerup', end);
-  canvas.addEventListener('pointercancel', end);
-  canvas.addEventListener('dblclick', () => setView(t0, t1));
-  const onResize = () => { dpr = size(); redraw(); };
+  const onResize = () => { dpr = size(); nav.redraw(); };
   window.addEventListener('resize', onResize);
-  drawNow();
 
   return {
-    get view() { return view; },
-    setView: (x0, x1) => setView(x0, x1),
-    reset: () => setView(t0, t1),
-    redraw,
-    drawNow,
-    onView: (fn) => listeners.push(fn),
+    get view() { return nav.view; },
+    setView: nav.setView,
+    reset: nav.reset,
+    redraw: nav.redraw,
+    onView: nav.onView,
     toPng(name = 'tokscope-chart.png') {
       canvas.toBlob((blob) => {
         if (!blob) return;
@@ -202,6 +174,15 @@ function renderShifts(section, report, t) {
   box.replaceChildren();
   const inputs = [...new Set((report.series ?? []).map((s) => s.input))];
   if (inputs.length < 2) return;
+  // Relative clocks (no origin) and unrelated absolute ones each count from their own start.
+  const origin = (name) => report.inputs.find((i) => i.name === name)?.time_origin_epoch_s ?? `own:${name}`;
+  if (new Set(inputs.map(origin)).size > 1) {
+    const note = document.createElement('p');
+    note.className = 'hint';
+    note.dataset.origins = 'own';
+    note.textContent = t('ui.telemetry.origins.own');
+    box.append(note);
+  }
   for (const name of inputs) {
     const field = document.createElement('input');
     field.type = 'number';
@@ -232,10 +213,12 @@ function drawSpec(section, report, t) {
   canvas.dataset.panels = spec.panels.map((p) => p.title).join('|');
   canvas.dataset.shades = spec.shades.map((s) => `${s.label}@${s.t0}-${s.t1}`).join('|');
   canvas.setAttribute('role', 'img');
-  canvas.setAttribute('aria-label', spec.panels.map((p) => p.title).join(', '));
-  box.append(canvas);
+  canvas.setAttribute('aria-label', `${spec.panels.map((p) => p.title).join(', ')}. ${t('ui.chart.keys')}`);
+  const out = document.createElement('p');
+  out.id = 'telemetry-readout';
+  box.append(canvas, out);
   try {
-    current = createChart(canvas, spec);
+    current = createChart(canvas, spec, { out, t });
   } catch (err) {
     const p = document.createElement('p');
     p.className = 'problem error';

@@ -1,7 +1,10 @@
 // "Where the threads ran": the CPU topology (with a preset picker and a cluster editor), and per
 // trace the thread timeline coloured by cluster, the per-CPU frequency strip and the residency
-// table. The canvases are drawn by the wasm core (plotters); every file-derived string is text.
+// table. The canvases are drawn by the wasm core (plotters; their sizes are the core's); the
+// timeline and the strip of one trace share a view, zoomed and panned as chart-nav.js does, with
+// a readout of the cluster of each thread and the clock of each CPU. File strings are text.
 import { getCore } from './core.js';
+import { navigate, fmtTime } from './chart-nav.js';
 
 const el = (tag, attrs = {}, ...children) => {
   const node = document.createElement(tag);
@@ -70,8 +73,64 @@ function topologyBox(sched, t, apply) {
 }
 
 function canvas(id, width, height, label) {
-  const c = el('canvas', { id, width, height, 'aria-label': label, role: 'img' });
-  return c;
+  return el('canvas', { id, width, height, 'aria-label': label, role: 'img', class: 'time-chart' });
+}
+
+const CLUSTER = { L: 'little', M: 'mid', B: 'big', U: 'unknown' };
+
+/** The readout of one trace at time t: each lane's cluster, each CPU's clock. */
+function traceReadout(chart, t, tr) {
+  const r = JSON.parse(chart.readout(t));
+  const lanes = r.lanes.filter(([, c]) => CLUSTER[c]).map(([name, c]) => `${name}: ${tr(`ui.sched.col.${CLUSTER[c]}`)}`);
+  const cpus = r.cpus.filter(([, mhz]) => mhz != null).map(([cpu, mhz]) => `cpu${cpu} ${Math.round(mhz)} MHz`);
+  const parts = [...lanes, ...cpus];
+  const time = tr('ui.chart.readout.time', { t: fmtTime(t) });
+  return `${time} | ${parts.length ? parts.join(' | ') : tr('ui.chart.readout.none')}`;
+}
+
+/**
+ * The timeline (and the frequency strip) of one trace: one TraceChart in the core, one view for
+ * both canvases; each canvas navigates and reads out, and moving one moves the other.
+ */
+function mountTrace(section, trace, i, width, t) {
+  let chart;
+  try {
+    chart = new (getCore().TraceChart)(JSON.stringify(trace));
+  } catch (err) {
+    section.append(el('p', { class: 'problem error' }, t('ui.telemetry.failed', { error: String(err) })));
+    return null;
+  }
+  const title = t('ui.sched.timeline', { input: trace.input, duration: trace.duration_s.toFixed(2) });
+  const keys = t('ui.chart.keys');
+  const out = el('p', { id: `sched-readout-${i}` });
+  const views = [];
+  const plotX = (c) => () => {
+    const [left, right] = chart.plot_x_range(width);
+    const k = c.getBoundingClientRect().width / width;
+    return [left * k, right * k];
+  };
+  const link = (nav) => {
+    views.push(nav);
+    nav.onView((v) => { for (const other of views) if (other !== nav) other.setView(v.x0, v.x1, false); });
+  };
+  const paint = (fn, id) => (v) => {
+    try { chart[fn](id, width, v.x0, v.x1); } catch (err) { console.error(fn, err); }
+  };
+  const readout = (x) => traceReadout(chart, x, t);
+  if (trace.timeline.lanes.length) {
+    const id = `sched-timeline-${i}`;
+    const c = canvas(id, width, chart.timeline_height(), title);
+    section.append(c);
+    link(navigate(c, { extent: chart.extent(), draw: paint('draw_timeline', id), plotX: plotX(c), readout, out, label: `${title}. ${keys}` }));
+  }
+  if (trace.freq.length) {
+    const id = `sched-freq-${i}`;
+    const c = canvas(id, width, chart.freq_height(), t('ui.sched.freq'));
+    section.append(el('h4', {}, t('ui.sched.freq')), c);
+    link(navigate(c, { extent: chart.extent(), draw: paint('draw_freq', id), plotX: plotX(c), readout, out, label: `${t('ui.sched.freq')}. ${keys}` }));
+  }
+  if (views.length) section.append(out);
+  return chart;
 }
 
 function residencyTable(trace, t) {
@@ -96,6 +155,9 @@ function residencyTable(trace, t) {
   return table;
 }
 
+/** The TraceCharts on the page, freed when the section re-renders. */
+const charts = [];
+
 /**
  * Renders the report's `sched` section into #sched. `apply({topology, threads})` sends the user's choice to the live
  * analysis and re-renders (absent for a report loaded without its inputs).
@@ -103,11 +165,14 @@ function residencyTable(trace, t) {
 export function renderSched(sched, { t, apply }) {
   const box = document.querySelector('#sched');
   if (!box) return;
+  for (const c of charts.splice(0)) c?.free();
   box.replaceChildren();
   box.hidden = !sched;
   if (!sched) return;
   box.append(el('h2', {}, t('ui.sched.title')), topologyBox(sched, t, apply));
-  const width = Math.max(480, Math.min(1100, (box.clientWidth || 900) - 8));
+  if (sched.traces.length) box.append(el('p', { class: 'hint' }, t('ui.chart.keys')));
+  // The page's width, so a phone gets legible labels rather than a shrunken wide canvas.
+  const width = Math.max(320, Math.min(1100, (box.clientWidth || 900) - 8));
   sched.traces.forEach((trace, i) => {
     const section = el('section', { class: 'sched-trace', 'data-input': trace.input });
     section.append(el('h3', {}, t('ui.sched.timeline', { input: trace.input, duration: trace.duration_s.toFixed(2) })));
@@ -116,23 +181,10 @@ export function renderSched(sched, { t, apply }) {
     section.append(legend);
     const hasCpu = trace.threads.some((r) => r.unknown < 1);
     if (!hasCpu && trace.threads.length) section.append(el('p', { class: 'problem info' }, t('ui.sched.no-cpu')));
-    const lanes = trace.timeline.lanes.length;
-    const json = JSON.stringify(trace);
-    if (lanes) {
-      const id = `sched-timeline-${i}`;
-      section.append(canvas(id, width, 18 + 14 * lanes + 4, t('ui.sched.timeline', { input: trace.input, duration: trace.duration_s.toFixed(2) })));
-      queueMicrotask(() => {
-        try { getCore().draw_timeline(id, json, width); } catch (err) { console.error('timeline', err); }
-      });
-    }
-    if (trace.freq.length) {
-      const id = `sched-freq-${i}`;
-      section.append(el('h4', {}, t('ui.sched.freq')), canvas(id, width, 18 + 10 * trace.freq.length + 4, t('ui.sched.freq')));
-      queueMicrotask(() => {
-        try { getCore().draw_freq_strip(id, json, width); } catch (err) { console.error('freq', err); }
-      });
-    }
-    if (trace.threads.length) section.append(el('h4', {}, t('ui.sched.residency')), residencyTable(trace, t));
     box.append(section);
+    charts.push(mountTrace(section, trace, i, width, t));
+    if (trace.threads.length) {
+      section.append(el('h4', {}, t('ui.sched.residency')), el('div', { class: 'table-scroll' }, residencyTable(trace, t)));
+    }
   });
 }

@@ -513,8 +513,11 @@ pub struct Evidence {
     /// Where threads ran, and the CPU topology hints (traces, /proc/cpuinfo).
     pub sched: sched::SchedEvidence,
     fallback_index: HashMap<(FallbackClass, String), usize>,
-    /// What the page's bandwidth probe measured on this device, when it ran.
+    /// What the page's bandwidth probe measured on the device running the browser, when it ran.
     pub device: Option<DeviceProbe>,
+    /// The user says the inputs were recorded on the device that ran the probe. Without it the
+    /// probe is only a reference: a desktop's bandwidth is no ceiling for a phone's log.
+    pub inputs_from_probe_device: bool,
     /// Supply, USB, thermal and OOM events from kernel logs, in input order.
     pub kernel_events: Vec<KernelEvent>,
     /// Power modes that status dumps state (Jetson `nvpmodel -q`, `jetson_clocks --show`).
@@ -620,6 +623,14 @@ impl DeviceProbe {
 }
 
 impl Evidence {
+    /// The probe, when its figures may be applied to the inputs: the user said they came from
+    /// the device that ran it, or there are no inputs (the probe then speaks of itself).
+    pub fn probe_for_inputs(&self) -> Option<&DeviceProbe> {
+        self.device
+            .as_ref()
+            .filter(|_| self.inputs_from_probe_device || self.inputs.is_empty())
+    }
+
     pub fn add_input(&mut self, name: &str) -> InputId {
         self.inputs.push(InputFacts {
             name: name.to_string(),

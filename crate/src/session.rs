@@ -81,6 +81,12 @@ impl Session {
         self.evidence.device = Some(probe.sanitized());
     }
 
+    /// Says whether the inputs were recorded on the device that ran the probe: only then do the
+    /// probe's bandwidth and sustained run apply to them (else they are shown as a reference).
+    pub fn set_inputs_from_probe_device(&mut self, yes: bool) {
+        self.evidence.inputs_from_probe_device = yes;
+    }
+
     /// Sets the CPU topology: a preset id (`sd8gen2`) or a cluster list
     /// (`0-3:little,4-6:mid,7:big@3200`); empty to go back to what the inputs say.
     pub fn set_topology(&mut self, spec: &str) {
@@ -111,6 +117,57 @@ mod tests {
     use super::*;
 
     const BINARY_LOG: &[u8] = b"\0\0W/tflite: 7 operations will run on the GPU, and the remaining 3 operations will run on the CPU.\n";
+
+    const DEMO: &[u8] = include_bytes!("../../samples/demo/device-b-llama-android.logcat.txt");
+
+    /// The demo log (0.57 tok/s, 4.12 GiB) beside a desktop probe of 40 GB/s.
+    fn demo_with_probe(from_this_device: bool) -> Report {
+        let mut s = Session::new();
+        s.add("phone.logcat.txt", DEMO);
+        s.set_device(DeviceProbe {
+            read_gbps_best: 40.0,
+            ..DeviceProbe::default()
+        });
+        s.set_inputs_from_probe_device(from_this_device);
+        s.report(Lang::En)
+    }
+
+    #[test]
+    fn the_probe_is_a_reference_until_the_user_says_the_log_came_from_its_device() {
+        let r = demo_with_probe(false);
+        assert!(!r.findings.iter().any(|f| f.id == "bandwidth.below-ceiling"));
+        let v = r.verdict.as_ref().expect("a verdict");
+        assert!(
+            v.runs.iter().all(|n| n.ceiling_tok_s.is_none()),
+            "no ceiling from another device"
+        );
+        assert!(
+            v.next
+                .iter()
+                .any(|n| n.contains("This log came from this device")),
+            "{:?}",
+            v.next
+        );
+        let d = r.device.as_ref().expect("the probe is reported");
+        assert_eq!((d.read_gbps_best, d.applies), (40.0, false));
+
+        let r = demo_with_probe(true);
+        let f = r
+            .findings
+            .iter()
+            .find(|f| f.id == "bandwidth.below-ceiling");
+        assert!(f
+            .expect("the ceiling applies")
+            .summary
+            .contains("40.0 GB/s"));
+        let ceiling = r.verdict.as_ref().unwrap().runs[0].ceiling_tok_s;
+        // 40 GB/s over 4.42 GB of weights.
+        assert!(
+            ceiling.is_some_and(|c| (c - 40.0 / 4.4237).abs() < 0.1),
+            "{ceiling:?}"
+        );
+        assert!(r.device.as_ref().unwrap().applies);
+    }
 
     #[test]
     fn a_forced_kind_reads_what_the_sniffer_rejects() {

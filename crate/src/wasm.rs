@@ -54,6 +54,12 @@ impl Analysis {
         Ok(())
     }
 
+    /// The user's answer to "this log came from this device": only then do the probe's figures
+    /// apply to the inputs.
+    pub fn set_inputs_from_probe_device(&mut self, yes: bool) {
+        self.session.set_inputs_from_probe_device(yes);
+    }
+
     /// Sets the CPU topology: a preset id (`sd8gen2`) or a cluster list
     /// (`0-3:little,4-6:mid,7:big@3200`); empty for what the inputs say.
     pub fn set_topology(&mut self, spec: &str) {
@@ -208,6 +214,11 @@ impl Chart {
         vec![self.full.x0, self.full.x1]
     }
 
+    /// Each line's value at time `t`, per panel, as JSON `[[v | null, ...], ...]`.
+    pub fn values_at(&self, t: f64) -> String {
+        serde_json::to_string(&chart::values_at(&self.spec, t)).unwrap_or_else(|_| "[]".into())
+    }
+
     /// The plot area's horizontal pixel range on a canvas `width` device pixels wide.
     pub fn plot_x_range(&self, width: f64, scale: f64) -> Vec<f64> {
         let (a, b) = chart::plot_x_range(width, scale);
@@ -336,22 +347,72 @@ impl DrawingBackend for MeasuredCanvas {
     }
 }
 
-fn trace_of(trace_json: &str) -> Result<crate::report::sched::TraceReport, JsValue> {
-    serde_json::from_str(trace_json).map_err(|e| JsValue::from_str(&e.to_string()))
+/// The thread timeline and frequency strip of one `sched.traces[]` entry (given as JSON, parsed
+/// once), redrawn on each zoom or pan frame over a window of seconds.
+#[wasm_bindgen]
+pub struct TraceChart {
+    trace: crate::report::sched::TraceReport,
 }
 
-/// Draws the thread timeline of one `sched.traces[]` entry (as JSON) into the canvas `canvas_id`.
 #[wasm_bindgen]
-pub fn draw_timeline(canvas_id: &str, trace_json: &str, width: i32) -> Result<(), JsValue> {
-    let trace = trace_of(trace_json)?;
-    let (rects, labels) = crate::chart::timeline::timeline_layout(&trace, width);
-    crate::chart::timeline::paint(canvas_id, &rects, &labels).map_err(|e| JsValue::from_str(&e))
+impl TraceChart {
+    #[wasm_bindgen(constructor)]
+    pub fn new(trace_json: &str) -> Result<TraceChart, JsError> {
+        let trace = serde_json::from_str(trace_json).map_err(|e| JsError::new(&e.to_string()))?;
+        Ok(TraceChart { trace })
+    }
+
+    /// The whole window, seconds: `[t0, t1]`.
+    pub fn extent(&self) -> Vec<f64> {
+        let (a, b) = crate::chart::timeline::window(&self.trace, None);
+        vec![a, b]
+    }
+
+    /// CSS height of the timeline canvas.
+    pub fn timeline_height(&self) -> i32 {
+        crate::chart::timeline::timeline_height(self.trace.timeline.lanes.len())
+    }
+
+    /// CSS height of the frequency strip canvas.
+    pub fn freq_height(&self) -> i32 {
+        crate::chart::timeline::freq_height(self.trace.freq.len())
+    }
+
+    /// The plot's horizontal pixel range on a canvas `width` pixels wide: `[left, right]`.
+    pub fn plot_x_range(&self, width: i32) -> Vec<i32> {
+        let (a, b) = crate::chart::timeline::plot_x_range(width);
+        vec![a, b]
+    }
+
+    /// Draws the timeline over `t0..t1` seconds into the canvas `canvas_id`.
+    pub fn draw_timeline(
+        &self,
+        canvas_id: &str,
+        width: i32,
+        t0: f64,
+        t1: f64,
+    ) -> Result<(), JsError> {
+        let (rects, labels) =
+            crate::chart::timeline::timeline_layout(&self.trace, width, Some((t0, t1)));
+        crate::chart::timeline::paint(canvas_id, &rects, &labels).map_err(|e| JsError::new(&e))
+    }
+
+    /// Draws the per-CPU frequency strip over `t0..t1` seconds into the canvas `canvas_id`.
+    pub fn draw_freq(&self, canvas_id: &str, width: i32, t0: f64, t1: f64) -> Result<(), JsError> {
+        let (rects, labels) =
+            crate::chart::timeline::freq_layout(&self.trace, width, Some((t0, t1)));
+        crate::chart::timeline::paint(canvas_id, &rects, &labels).map_err(|e| JsError::new(&e))
+    }
+
+    /// What the charts show at `t` seconds, as JSON (`chart::timeline::Readout`).
+    pub fn readout(&self, t: f64) -> String {
+        serde_json::to_string(&crate::chart::timeline::readout(&self.trace, t))
+            .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
 }
 
-/// Draws the per-CPU frequency strip of one `sched.traces[]` entry into the canvas `canvas_id`.
+/// CSS height of a telemetry chart of `panels` panels.
 #[wasm_bindgen]
-pub fn draw_freq_strip(canvas_id: &str, trace_json: &str, width: i32) -> Result<(), JsValue> {
-    let trace = trace_of(trace_json)?;
-    let (rects, labels) = crate::chart::timeline::freq_layout(&trace, width);
-    crate::chart::timeline::paint(canvas_id, &rects, &labels).map_err(|e| JsValue::from_str(&e))
+pub fn chart_height(panels: u32) -> f64 {
+    chart::height_px(panels as usize)
 }

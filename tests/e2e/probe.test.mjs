@@ -122,16 +122,28 @@ test('a short sustained run samples the kernel and charts it over time', async (
 });
 
 // The whole story: a llama.cpp log (the example: 0.57 tok/s decode, 4.12 GiB of weights) beside
-// the measurement gives how far below this device's ceiling that run was.
-test('the example log beside a measurement gives bandwidth.below-ceiling', async () => {
+// the measurement. The probe measured the browser's device, so it stays a reference until the
+// user says the log came from this device; then the bandwidth card and the verdict's ceiling
+// use it, and the answer stays with the analysis (a language switch keeps it).
+test('the probe is a reference for a log until "this log came from this device" is ticked', async () => {
   const { page, context, errors } = await openPage(browser, server.url + SMALL);
   await page.click('#example');
   await page.waitForSelector('[data-finding-id="fallback.cpu"]');
   await page.click('#measure');
   await page.waitForSelector('[data-metric="browser.q4_gbps_best"]', { timeout: 120_000 });
-  const f = page.locator('[data-finding-id="bandwidth.below-ceiling"]');
-  await f.waitFor({ timeout: 15_000 });
+  const ref = page.locator('#device-ref');
+  await ref.waitFor();
   const bw = await metric(page, 'browser.read_gbps_best');
+  assert.match(await ref.textContent(), /Measured on this browser's device: [\d.]+ GB\/s/);
+  assert.equal(await ref.getAttribute('data-applies'), 'false');
+  assert.equal(await page.locator('#probe-same-device').isChecked(), false);
+  const f = page.locator('[data-finding-id="bandwidth.below-ceiling"]');
+  assert.equal(await f.count(), 0, 'no ceiling from another device');
+  assert.doesNotMatch(await page.locator('.verdict-numbers').textContent(), /ceiling/);
+  assert.match(await page.locator('.verdict-next').textContent(), /This log came from this device/);
+
+  await page.check('#probe-same-device');
+  await f.waitFor({ timeout: 15_000 });
   // ceiling = bandwidth / 4.42 GB; the summary quotes it with the logged 0.57 tok/s.
   const summary = await f.locator('.summary').textContent();
   assert.match(summary, /0\.570? tok\/s/);
@@ -139,6 +151,15 @@ test('the example log beside a measurement gives bandwidth.below-ceiling', async
   const expected = bw / 4.4237;
   assert.ok(Math.abs(quoted - expected) <= 0.02 * expected, `ceiling ${quoted} vs ${expected.toFixed(2)} from ${bw} GB/s`);
   assert.equal(await f.getAttribute('data-severity'), 'warning');
+  assert.match(await page.locator('.verdict-numbers').textContent(), /ceiling [\d.]+ tok\/s/);
+  assert.equal(await page.locator('#device-ref').getAttribute('data-applies'), 'true');
+
+  await page.selectOption('#lang', 'zh');
+  await page.waitForFunction(() => /本设备/.test(document.querySelector('#device-ref')?.textContent ?? ''));
+  assert.equal(await page.locator('#probe-same-device').isChecked(), true, 'the answer stays with the analysis');
+  assert.match(await page.locator('[data-finding-id="bandwidth.below-ceiling"] h3').textContent(), /本机带宽上限/);
+  await page.uncheck('#probe-same-device');
+  await page.waitForFunction(() => !document.querySelector('[data-finding-id="bandwidth.below-ceiling"]'));
   assert.deepEqual(errors, []);
   await context.close();
 });

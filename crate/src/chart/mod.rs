@@ -39,6 +39,63 @@ pub const RIGHT_PX: f64 = 12.0;
 pub const AXIS_PX: f64 = 40.0;
 /// Height of each panel's title row.
 pub const TITLE_PX: f64 = 18.0;
+/// Height of one panel on the page, in CSS pixels.
+pub const PANEL_PX: f64 = 150.0;
+/// Rows for the labels of shaded ranges; a label that fits in none is left out (its range is
+/// still shaded, and the readout names it).
+pub const SHADE_LABEL_ROWS: usize = 3;
+const SHADE_LABEL_ROW_PX: f64 = 12.0;
+
+/// The CSS height of a chart of `panels` panels (the page sizes its canvas with it).
+pub fn height_px(panels: usize) -> f64 {
+    panels.max(1) as f64 * PANEL_PX + AXIS_PX
+}
+
+/// Rows for labels at pixel spans `[x0, x1)`, in the order given: each goes to the first row whose
+/// last label ends before it starts, so no two labels overlap; `None` when all rows are taken.
+pub fn label_rows(spans: &[(i32, i32)], rows: usize) -> Vec<Option<usize>> {
+    let mut ends: Vec<i32> = Vec::new();
+    spans
+        .iter()
+        .map(|&(x0, x1)| {
+            let row = ends.iter().position(|&e| e <= x0).or_else(|| {
+                (ends.len() < rows).then(|| {
+                    ends.push(i32::MIN);
+                    ends.len() - 1
+                })
+            })?;
+            ends[row] = x1;
+            Some(row)
+        })
+        .collect()
+}
+
+/// The value of each line at time `t`, panel by panel: the nearest point's value, or `None` when
+/// `t` lies outside the line's span (the readout says "no data" there, not a stale value).
+pub fn values_at(spec: &ChartSpec, t: f64) -> Vec<Vec<Option<f64>>> {
+    spec.panels
+        .iter()
+        .map(|p| {
+            p.lines
+                .iter()
+                .map(|l| {
+                    let (first, last) = (l.points.first()?, l.points.last()?);
+                    if t < first[0] || t > last[0] {
+                        return None;
+                    }
+                    let i = l.points.partition_point(|q| q[0] < t);
+                    let near = match (i.checked_sub(1).map(|j| l.points[j]), l.points.get(i)) {
+                        (Some(a), Some(b)) if (t - a[0]) <= (b[0] - t) => a,
+                        (_, Some(b)) => *b,
+                        (Some(a), None) => a,
+                        (None, None) => return None,
+                    };
+                    near[1].is_finite().then_some(near[1])
+                })
+                .collect()
+        })
+        .collect()
+}
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct ChartSpec {
@@ -312,33 +369,54 @@ pub fn draw<DB: DrawingBackend>(
             {
                 let color = PALETTE[k % PALETTE.len()];
                 let seg = (14.0 * scale) as i32;
+                let style = label_font.color(&RGBColor(60, 60, 60));
+                let room = w as i32 - right as i32 - x - seg - (4.0 * scale) as i32;
+                let mut text = l.label.clone();
+                let (mut lw, _) = area.estimate_text_size(&text, &style).map_err(err)?;
+                // The first entry is shortened to fit (a narrow phone chart keeps one); later
+                // ones are left out whole rather than cut at the edge (the readout names them).
+                while lw as i32 > room && k == 0 && text.chars().count() > 4 {
+                    let keep = text.chars().count().saturating_sub(2).max(3);
+                    text = text.chars().take(keep - 1).collect::<String>() + "…";
+                    lw = area.estimate_text_size(&text, &style).map_err(err)?.0;
+                }
+                if lw as i32 > room {
+                    break;
+                }
                 area.draw(&PathElement::new(
                     vec![(x, mid), (x + seg, mid)],
                     color.stroke_width((2.0 * scale) as u32),
                 ))
                 .map_err(err)?;
                 x += seg + (4.0 * scale) as i32;
-                let style = label_font.color(&RGBColor(60, 60, 60));
-                area.draw_text(&l.label, &style, (x, y + (1.0 * scale) as i32))
+                area.draw_text(&text, &style, (x, y + (1.0 * scale) as i32))
                     .map_err(err)?;
-                let (lw, _) = area.estimate_text_size(&l.label, &style).map_err(err)?;
                 x += lw as i32 + (12.0 * scale) as i32;
-                if x > w as i32 - right as i32 {
-                    break;
-                }
             }
             if i == 0 {
-                for s in &spec.shades {
-                    if s.t0 >= view.x0 && s.t0 <= view.x1 && !s.label.is_empty() {
-                        let (px, _) = chart.backend_coord(&(s.t0, y1));
-                        let (_, top) = area.get_base_pixel();
-                        root.draw_text(
-                            &s.label,
-                            &font(10.0).color(&RGBColor(150, 90, 0)),
-                            (px + 3, top + (TITLE_PX * scale) as i32 + 2),
-                        )
-                        .map_err(err)?;
-                    }
+                // Labels of the visible ranges, each at its range's start, stacked into rows so
+                // that neighbours never print over each other.
+                let style = font(10.0).color(&RGBColor(150, 90, 0));
+                let (_, top) = area.get_base_pixel();
+                let visible: Vec<&Shade> = spec
+                    .shades
+                    .iter()
+                    .filter(|s| s.t0 >= view.x0 && s.t0 <= view.x1 && !s.label.is_empty())
+                    .collect();
+                let mut spans = Vec::with_capacity(visible.len());
+                for s in &visible {
+                    let (px, _) = chart.backend_coord(&(s.t0, y1));
+                    let (lw, _) = area.estimate_text_size(&s.label, &style).map_err(err)?;
+                    spans.push((px + 3, px + 3 + lw as i32 + (6.0 * scale) as i32));
+                }
+                let rows = label_rows(&spans, SHADE_LABEL_ROWS);
+                for ((s, span), row) in visible.iter().zip(&spans).zip(rows) {
+                    let Some(row) = row else { continue };
+                    let y = top
+                        + (TITLE_PX * scale) as i32
+                        + 2
+                        + (row as f64 * SHADE_LABEL_ROW_PX * scale) as i32;
+                    root.draw_text(&s.label, &style, (span.0, y)).map_err(err)?;
                 }
             }
         }
@@ -411,6 +489,38 @@ mod tests {
         assert_eq!(z.first().map(|p| p.0), Some(99.0));
         assert_eq!(z.last().map(|p| p.0), Some(111.0));
         assert!(columns_minmax(&[], v, 10).is_empty());
+    }
+
+    #[test]
+    fn shade_labels_take_rows_and_never_overlap() {
+        // Labels 50 px wide: the second starts inside the first, so it takes a row of its own.
+        let rows = label_rows(&[(0, 50), (20, 70), (60, 110), (65, 115), (66, 116)], 3);
+        assert_eq!(rows, vec![Some(0), Some(1), Some(0), Some(2), None]);
+        // A label that starts after the first ended reuses row 0.
+        assert_eq!(label_rows(&[(0, 10), (10, 20)], 3), vec![Some(0), Some(0)]);
+    }
+
+    #[test]
+    fn values_at_a_time_are_the_nearest_points_inside_each_span() {
+        let line = |pts: Vec<[f64; 2]>| LineSpec {
+            label: String::new(),
+            points: pts,
+        };
+        let spec = ChartSpec {
+            panels: vec![Panel {
+                title: "p".into(),
+                lines: vec![
+                    line(vec![[0.0, 1.0], [10.0, 2.0], [20.0, 3.0]]),
+                    line(vec![[15.0, 7.0], [30.0, 8.0]]),
+                ],
+                ..Panel::default()
+            }],
+            ..ChartSpec::default()
+        };
+        assert_eq!(values_at(&spec, 12.0), vec![vec![Some(2.0), None]]);
+        assert_eq!(values_at(&spec, 16.0), vec![vec![Some(3.0), Some(7.0)]]);
+        assert_eq!(values_at(&spec, 25.0), vec![vec![None, Some(8.0)]]);
+        assert_eq!(height_px(3), 3.0 * PANEL_PX + AXIS_PX);
     }
 
     #[test]

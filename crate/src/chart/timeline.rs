@@ -18,6 +18,7 @@ pub const UNKNOWN: Rgb = (141, 153, 174);
 pub const LABEL_W: i32 = 150;
 pub const LANE_H: i32 = 14;
 pub const AXIS_H: i32 = 18;
+pub const FREQ_ROW_H: i32 = 10;
 
 /// A filled rectangle in canvas pixels: (x0, y0, x1, y1, colour).
 pub type Rect = (i32, i32, i32, i32, Rgb);
@@ -39,22 +40,43 @@ pub fn timeline_height(lanes: usize) -> i32 {
     AXIS_H + LANE_H * lanes.max(1) as i32 + 4
 }
 
-/// Time ticks: about `n` round values across `[0, duration]`.
-fn ticks(duration: f64, n: usize) -> Vec<f64> {
-    if duration <= 0.0 {
-        return vec![0.0];
+/// Time ticks: about `n` round values across `[t0, t1]`.
+fn ticks(t0: f64, t1: f64, n: usize) -> Vec<f64> {
+    let span = t1 - t0;
+    if span <= 0.0 || !span.is_finite() {
+        return vec![t0.max(0.0)];
     }
-    let raw = duration / n.max(1) as f64;
+    let raw = span / n.max(1) as f64;
     let mag = 10f64.powf(raw.log10().floor());
     let step = [1.0, 2.0, 5.0, 10.0]
         .iter()
         .map(|m| m * mag)
         .find(|s| *s >= raw)
         .unwrap_or(mag * 10.0);
-    (0..)
+    let first = (t0 / step - 1e-9).ceil() as i64;
+    (first..)
         .map(|i| (i as f64 * step * 1e9).round() / 1e9)
-        .take_while(|t| *t <= duration + 1e-9)
+        .take_while(|t| *t <= t1 + 1e-9)
         .collect()
+}
+
+/// The visible window of a trace in seconds; `None` for the whole trace. Clamped to the trace.
+pub fn window(trace: &TraceReport, view: Option<(f64, f64)>) -> (f64, f64) {
+    let full = trace.timeline.bin_s * trace.timeline.bins.max(1) as f64;
+    let end = full
+        .min(trace.duration_s.max(trace.timeline.bin_s))
+        .max(1e-9);
+    match view {
+        Some((a, b)) if b > a && a.is_finite() && b.is_finite() => {
+            (a.max(0.0), b.min(full.max(end)))
+        }
+        _ => (0.0, end),
+    }
+}
+
+/// The plot's horizontal pixel range on a canvas `width` pixels wide (both layouts use it).
+pub fn plot_x_range(width: i32) -> (i32, i32) {
+    (LABEL_W, LABEL_W + (width - LABEL_W - 8).max(10))
 }
 
 fn tick_label(t: f64) -> String {
@@ -65,21 +87,30 @@ fn tick_label(t: f64) -> String {
     }
 }
 
-/// The timeline's rectangles and labels for a canvas `width` pixels wide.
-pub fn timeline_layout(trace: &TraceReport, width: i32) -> (Vec<Rect>, Vec<Label>) {
+/// Maps seconds to pixels over the window `(t0, t1)`, clamped to the plot.
+fn x_mapper(width: i32, (t0, t1): (f64, f64)) -> impl Fn(f64) -> i32 {
+    let (left, right) = plot_x_range(width);
+    move |t: f64| {
+        let f = ((t - t0) / (t1 - t0)).clamp(0.0, 1.0);
+        left + (f * (right - left) as f64).round() as i32
+    }
+}
+
+/// The timeline's rectangles and labels for a canvas `width` pixels wide, showing the window
+/// `view` (seconds; `None`: the whole trace).
+pub fn timeline_layout(
+    trace: &TraceReport,
+    width: i32,
+    view: Option<(f64, f64)>,
+) -> (Vec<Rect>, Vec<Label>) {
     let tl = &trace.timeline;
-    let plot_w = (width - LABEL_W - 8).max(10);
-    let bins = tl.bins.max(1) as f64;
-    let x_of = |b: f64| LABEL_W + ((b / bins) * plot_w as f64).round() as i32;
+    let win = window(trace, view);
+    let x_of = x_mapper(width, win);
     let mut rects = Vec::new();
     let mut labels = Vec::new();
     for (i, lane) in tl.lanes.iter().enumerate() {
         let y0 = AXIS_H + i as i32 * LANE_H;
-        let mut name = format!("{} {}", lane.comm, lane.tid);
-        if name.chars().count() > 22 {
-            name = name.chars().take(21).collect::<String>() + "…";
-        }
-        labels.push((4, y0 + 2, name));
+        labels.push((4, y0 + 2, lane_name(&lane.comm, lane.tid)));
         // Runs of the same cluster make one rectangle each.
         let cells: Vec<char> = lane.cells.chars().collect();
         let mut b = 0;
@@ -89,11 +120,12 @@ pub fn timeline_layout(trace: &TraceReport, width: i32) -> (Vec<Rect>, Vec<Label
             while e < cells.len() && cells[e] == c {
                 e += 1;
             }
-            if let Some(col) = cell_colour(c) {
+            let (t_b, t_e) = (b as f64 * tl.bin_s, e as f64 * tl.bin_s);
+            if let Some(col) = cell_colour(c).filter(|_| t_e > win.0 && t_b < win.1) {
                 rects.push((
-                    x_of(b as f64),
+                    x_of(t_b),
                     y0 + 1,
-                    x_of(e as f64).max(x_of(b as f64) + 1),
+                    x_of(t_e).max(x_of(t_b) + 1),
                     y0 + LANE_H - 1,
                     col,
                 ));
@@ -101,11 +133,66 @@ pub fn timeline_layout(trace: &TraceReport, width: i32) -> (Vec<Rect>, Vec<Label
             b = e;
         }
     }
-    let duration = tl.bin_s * bins;
-    for t in ticks(duration.min(trace.duration_s.max(tl.bin_s)), 8) {
-        labels.push((tick_x(x_of(t / tl.bin_s), width), 2, tick_label(t)));
+    for t in ticks(win.0, win.1, tick_count(width)) {
+        labels.push((tick_x(x_of(t), width), 2, tick_label(t)));
     }
     (rects, labels)
+}
+
+/// Ticks that fit the plot: a label ("100 ms") needs about 70 px.
+fn tick_count(width: i32) -> usize {
+    let (left, right) = plot_x_range(width);
+    ((right - left) / 70).clamp(2, 8) as usize
+}
+
+/// A lane's label: the thread name and tid, cut to fit the label column.
+fn lane_name(comm: &str, tid: u32) -> String {
+    let name = format!("{comm} {tid}");
+    if name.chars().count() > 22 {
+        name.chars().take(21).collect::<String>() + "…"
+    } else {
+        name
+    }
+}
+
+/// What the timeline and the frequency strip show at `t` seconds: per lane the cluster letter
+/// (`L`, `M`, `B`, `U`, `.`), per CPU the MHz. For the page's readout.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Readout {
+    pub t: f64,
+    pub lanes: Vec<(String, char)>,
+    pub cpus: Vec<(u32, Option<f64>)>,
+}
+
+pub fn readout(trace: &TraceReport, t: f64) -> Readout {
+    let tl = &trace.timeline;
+    let bin = if tl.bin_s > 0.0 && t >= 0.0 {
+        (t / tl.bin_s).floor() as usize
+    } else {
+        0
+    };
+    Readout {
+        t,
+        lanes: tl
+            .lanes
+            .iter()
+            .map(|l| {
+                (
+                    lane_name(&l.comm, l.tid),
+                    l.cells.chars().nth(bin).unwrap_or('.'),
+                )
+            })
+            .collect(),
+        cpus: trace
+            .freq
+            .iter()
+            .map(|f| {
+                let n = f.mhz.len().max(1);
+                let i = ((bin as f64 + 0.5) / tl.bins.max(1) as f64 * n as f64) as usize;
+                (f.cpu, f.mhz.get(i.min(n - 1)).copied().flatten())
+            })
+            .collect(),
+    }
 }
 
 /// Keeps the last tick label inside the canvas.
@@ -120,23 +207,29 @@ pub fn freq_colour(share: f64) -> Rgb {
     (lerp(253.0, 8.0), lerp(231.0, 64.0), lerp(37.0, 129.0))
 }
 
+/// Height the frequency strip needs for `cpus` rows.
 pub fn freq_height(cpus: usize) -> i32 {
-    AXIS_H + 10 * cpus.max(1) as i32 + 4
+    AXIS_H + FREQ_ROW_H * cpus.max(1) as i32 + 4
 }
 
-/// The frequency strip: one row per CPU, each bin coloured by MHz / max MHz.
-pub fn freq_layout(trace: &TraceReport, width: i32) -> (Vec<Rect>, Vec<Label>) {
-    let plot_w = (width - LABEL_W - 8).max(10);
+/// The frequency strip: one row per CPU, each bin coloured by MHz / max MHz, over the same
+/// window as the timeline.
+pub fn freq_layout(
+    trace: &TraceReport,
+    width: i32,
+    view: Option<(f64, f64)>,
+) -> (Vec<Rect>, Vec<Label>) {
     let mut rects = Vec::new();
     let mut labels = Vec::new();
     let tl = &trace.timeline;
-    let bins = tl.bins.max(1) as f64;
-    for t in ticks((tl.bin_s * bins).min(trace.duration_s.max(tl.bin_s)), 8) {
-        let x = LABEL_W + ((t / tl.bin_s / bins) * plot_w as f64).round() as i32;
-        labels.push((tick_x(x, width), 2, tick_label(t)));
+    let win = window(trace, view);
+    let x_of = x_mapper(width, win);
+    let span = tl.bin_s * tl.bins.max(1) as f64;
+    for t in ticks(win.0, win.1, tick_count(width)) {
+        labels.push((tick_x(x_of(t), width), 2, tick_label(t)));
     }
     for (i, strip) in trace.freq.iter().enumerate() {
-        let y0 = AXIS_H + i as i32 * 10;
+        let y0 = AXIS_H + i as i32 * FREQ_ROW_H;
         let max = strip
             .max_mhz
             .unwrap_or_else(|| strip.mhz.iter().flatten().copied().fold(0.0, f64::max))
@@ -150,10 +243,16 @@ pub fn freq_layout(trace: &TraceReport, width: i32) -> (Vec<Rect>, Vec<Label>) {
         labels.push((4, y0, format!("cpu{} {letter} {:.0} MHz", strip.cpu, max)));
         let n = strip.mhz.len().max(1) as f64;
         for (b, v) in strip.mhz.iter().enumerate() {
-            if let Some(v) = v {
-                let x0 = LABEL_W + ((b as f64 / n) * plot_w as f64).round() as i32;
-                let x1 = LABEL_W + (((b + 1) as f64 / n) * plot_w as f64).round() as i32;
-                rects.push((x0, y0 + 1, x1.max(x0 + 1), y0 + 9, freq_colour(v / max)));
+            let (t_b, t_e) = (b as f64 / n * span, (b + 1) as f64 / n * span);
+            if let Some(v) = v.filter(|_| t_e > win.0 && t_b < win.1) {
+                let (x0, x1) = (x_of(t_b), x_of(t_e));
+                rects.push((
+                    x0,
+                    y0 + 1,
+                    x1.max(x0 + 1),
+                    y0 + FREQ_ROW_H - 1,
+                    freq_colour(v / max),
+                ));
             }
         }
     }
@@ -230,7 +329,7 @@ mod tests {
 
     #[test]
     fn runs_become_one_rectangle_per_cluster_run() {
-        let (rects, labels) = timeline_layout(&trace("BB.L"), 558);
+        let (rects, labels) = timeline_layout(&trace("BB.L"), 558, None);
         assert_eq!(rects.len(), 2);
         assert_eq!(rects[0].4, BIG);
         assert_eq!(rects[1].4, LITTLE);
@@ -242,7 +341,37 @@ mod tests {
 
     #[test]
     fn ticks_are_round() {
-        assert_eq!(ticks(1.0, 5), vec![0.0, 0.2, 0.4, 0.6, 0.8, 1.0]);
+        assert_eq!(ticks(0.0, 1.0, 5), vec![0.0, 0.2, 0.4, 0.6, 0.8, 1.0]);
+        assert_eq!(ticks(0.3, 0.7, 4), vec![0.3, 0.4, 0.5, 0.6, 0.7]);
         assert_eq!(tick_label(0.25), "250 ms");
+    }
+
+    #[test]
+    fn a_zoomed_window_spreads_its_bins_over_the_plot() {
+        // Bins of 0.25 s; the window 0.5-1.0 s shows only the last two bins (". L").
+        let (rects, labels) = timeline_layout(&trace("BB.L"), 558, Some((0.5, 1.0)));
+        assert_eq!(rects.len(), 1);
+        assert_eq!(rects[0].4, LITTLE);
+        assert_eq!((rects[0].0, rects[0].2), (LABEL_W + 200, LABEL_W + 400));
+        assert!(labels.iter().any(|l| l.2 == "500 ms"));
+        assert!(!labels.iter().any(|l| l.2 == "0.0 s"));
+        // A phone-wide canvas gets fewer ticks, far enough apart not to overlap.
+        let (_, labels) = timeline_layout(&trace("BB.L"), 366, None);
+        let xs: Vec<i32> = labels.iter().filter(|l| l.1 == 2).map(|l| l.0).collect();
+        assert!(
+            xs.len() >= 2 && xs.windows(2).all(|w| w[1] - w[0] >= 50),
+            "{xs:?}"
+        );
+    }
+
+    #[test]
+    fn the_readout_names_the_cluster_under_the_pointer() {
+        let tr = trace("BB.L");
+        assert_eq!(
+            readout(&tr, 0.1).lanes,
+            vec![("llama-cli 7".to_string(), 'B')]
+        );
+        assert_eq!(readout(&tr, 0.8).lanes[0].1, 'L');
+        assert_eq!(readout(&tr, 9.0).lanes[0].1, '.');
     }
 }

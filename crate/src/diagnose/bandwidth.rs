@@ -2,8 +2,9 @@
 //! bandwidth allows for the logged model size (`kernel::ceiling`: t = bytes/(η·BW) + c).
 //!
 //! It needs both halves: a run with a decode speed and a model size (from a framework log), and the
-//! probe's bandwidth (from "Measure this device"). It assumes the log was recorded on the device
-//! that ran the probe, and says so.
+//! probe's bandwidth (from "Measure this device"), and the user's word that the log was recorded
+//! on the device that ran the probe (`Evidence::probe_for_inputs`): the bandwidth of the browser's
+//! device is no ceiling for another device's log.
 
 use super::{EvidenceRef, Finding, Severity};
 use crate::evidence::{Evidence, Run};
@@ -16,8 +17,7 @@ const WARN_BELOW_EXPECTED: f64 = 0.6;
 
 pub fn rule(ev: &Evidence) -> Vec<Finding> {
     let Some(bw) = ev
-        .device
-        .as_ref()
+        .probe_for_inputs()
         .map(|d| d.read_gbps_best)
         .filter(|b| *b > 0.0)
     else {
@@ -108,6 +108,7 @@ mod tests {
             read_gbps_best: b,
             ..DeviceProbe::default()
         });
+        ev.inputs_from_probe_device = true;
         ev
     }
 
@@ -133,6 +134,15 @@ mod tests {
         let f = rule(&evidence(Some(4.0), Some(4_000_000_000), Some(20.0)));
         assert_eq!(f[0].severity, Severity::Info);
         assert_eq!(param(&f[0], "pct_of_ceiling"), "80");
+    }
+
+    #[test]
+    fn the_probe_applies_only_to_a_log_from_its_device() {
+        let mut ev = evidence(Some(1.0), Some(4_000_000_000), Some(20.0));
+        ev.inputs_from_probe_device = false;
+        assert!(rule(&ev).is_empty(), "another device's log gets no ceiling");
+        ev.inputs_from_probe_device = true;
+        assert_eq!(rule(&ev).len(), 1);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! Kernel messages win when both are there: they carry the times.
 
 use super::kernel_events::{episode, of_kind};
-use super::telemetry::{axis_t, num, time_origin};
+use super::telemetry::{axis_t, num, time_origins};
 use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::{Evidence, KernelEventKind, Quantity};
@@ -39,7 +39,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
 
 /// Under-voltage from status flags: how many samples had it now, how many said it had occurred.
 fn from_flags(ev: &Evidence) -> Option<Finding> {
-    let origin = time_origin(ev);
+    let origins = time_origins(ev);
     let flag = |name: &str| {
         ev.series
             .iter()
@@ -60,7 +60,7 @@ fn from_flags(ev: &Evidence) -> Option<Finding> {
         .points
         .iter()
         .filter(|p| p.1 >= 0.5)
-        .map(|p| axis_t(s, p.0, origin))
+        .map(|p| axis_t(s, p.0, &origins))
         .collect();
     let (t0, t1) = (active.first().copied()?, active.last().copied()?);
     Some(Finding {

@@ -1,5 +1,7 @@
 //! `thermal.sustained-drop`: the kernel, run without pause in the page's sustained mode, lost
 //! throughput over time — the device throttled (seed 002 §3.2: the first minute is not the tenth).
+//! It speaks of the device running the browser, so it joins an analysis of dropped inputs only
+//! when the user says they came from that device (`Evidence::probe_for_inputs`).
 //!
 //! The start level is the median of the first [`EDGE`] of the samples, the end level the median of
 //! the last [`EDGE`]. The run "settled" at the first sample after which every sample stays within
@@ -23,7 +25,7 @@ const MIN_POINTS: usize = 6;
 const MIN_SPAN_S: f64 = 20.0;
 
 pub fn rule(ev: &Evidence) -> Vec<Finding> {
-    let Some(d) = &ev.device else {
+    let Some(d) = ev.probe_for_inputs() else {
         return Vec::new();
     };
     let pts = &d.sustained;
@@ -121,5 +123,22 @@ mod tests {
         let short: Vec<(f64, f64)> = (0..10).map(|i| (i as f64, 10.0 - i as f64)).collect();
         assert!(rule(&ev(short)).is_empty());
         assert!(rule(&Evidence::default()).is_empty());
+    }
+
+    #[test]
+    fn a_throttled_probe_is_no_finding_about_another_devices_log() {
+        let falling: Vec<(f64, f64)> = (0..60)
+            .map(|i| (i as f64 * 5.0, 10.0 - i as f64 * 0.1))
+            .collect();
+        let mut e = ev(falling);
+        assert_eq!(
+            rule(&e).len(),
+            1,
+            "alone, the probe speaks of its own device"
+        );
+        e.add_input("phone.log");
+        assert!(rule(&e).is_empty());
+        e.inputs_from_probe_device = true;
+        assert_eq!(rule(&e).len(), 1);
     }
 }

@@ -577,8 +577,14 @@ fn next_steps(ev: &Evidence, causes: &[Cause]) -> Vec<Phrase> {
     if ev.series.is_empty() && !has(Layer::Power) {
         out.push(Phrase::new("verdict.add.telemetry", Vec::new()));
     }
-    if ev.device.is_none() && !ev.runs.is_empty() {
-        out.push(Phrase::new("verdict.add.probe", Vec::new()));
+    if !ev.runs.is_empty() && ev.probe_for_inputs().is_none() {
+        // A probe of another device is no ceiling: say how to make it one.
+        let key = if ev.device.is_some() {
+            "verdict.add.probe-same-device"
+        } else {
+            "verdict.add.probe"
+        };
+        out.push(Phrase::new(key, Vec::new()));
     }
     out
 }

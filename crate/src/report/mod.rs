@@ -38,13 +38,41 @@ pub struct Report {
     /// [`REPORT_SERIES_POINTS`] points each, on the axis of `time_origin_epoch_s`.
     #[serde(default)]
     pub series: Vec<SeriesReport>,
-    /// When any series has absolute times: the Unix time that `t = 0` stands for. Finding time
-    /// ranges (`t_start_s`, `t_end_s`) and series times are seconds from it.
+    /// When every input with absolute times shares one clock: the Unix time that `t = 0` stands
+    /// for. Inputs with unrelated clocks each have their own (`inputs[].time_origin_epoch_s`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_origin_epoch_s: Option<f64>,
     /// Where threads ran: topology, residency, timeline, frequency (only when traces were read).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sched: Option<sched::SchedReport>,
+    /// What "Measure this device" measured on the device running the browser, and whether the
+    /// user said the inputs came from it (only then do its figures enter the findings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<DeviceReport>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeviceReport {
+    /// Best read bandwidth, GB/s (three significant figures).
+    pub read_gbps_best: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub q4_gbps_best: Option<f64>,
+    /// The user ticked "this log came from this device" (or there are no inputs).
+    pub applies: bool,
+}
+
+fn device_report(ev: &Evidence) -> Option<DeviceReport> {
+    let d = ev.device.as_ref()?;
+    let round = |v: f64| {
+        let digits = 2 - v.abs().max(1e-9).log10().floor() as i32;
+        let k = 10f64.powi(digits.max(0));
+        (v * k).round() / k
+    };
+    Some(DeviceReport {
+        read_gbps_best: round(d.read_gbps_best),
+        q4_gbps_best: d.q4_gbps_best.map(round),
+        applies: ev.probe_for_inputs().is_some(),
+    })
 }
 
 /// Most points per series in the report (two per pixel column of a wide chart).
@@ -112,6 +140,10 @@ pub struct InputReport {
     /// `gzip` when the input was inflated on the fly.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compression: Option<String>,
+    /// For an input with absolute times: the Unix time its `t = 0` stands for. Inputs whose
+    /// clocks overlap share one; times of an input without it count from its own start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_origin_epoch_s: Option<f64>,
     pub problems: Vec<ProblemReport>,
 }
 
@@ -266,7 +298,18 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
         schema: SCHEMA_VERSION,
         tool: format!("tokscope {}", env!("CARGO_PKG_VERSION")),
         lang,
-        inputs: ev.inputs.iter().map(|i| input_report(i, lang)).collect(),
+        inputs: {
+            let origins = diagnose::telemetry::time_origins(ev);
+            ev.inputs
+                .iter()
+                .enumerate()
+                .map(|(i, facts)| {
+                    let mut r = input_report(facts, lang);
+                    r.time_origin_epoch_s = origins.get(i).copied().flatten();
+                    r
+                })
+                .collect()
+        },
         runs: ev.runs.clone(),
         comparison: compare::build(ev, lang),
         verdict: Some(verdict::render(&diagnosis, &findings, lang)),
@@ -274,6 +317,7 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
         series: series_report(ev),
         time_origin_epoch_s: diagnose::telemetry::time_origin(ev),
         sched: sched::build(ev),
+        device: device_report(ev),
     }
 }
 
@@ -389,12 +433,13 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
         lines: facts.lines,
         encoding: facts.encoding,
         compression: facts.compression.map(str::to_string),
+        time_origin_epoch_s: None,
         problems,
     }
 }
 
 fn series_report(ev: &Evidence) -> Vec<SeriesReport> {
-    let origin = diagnose::telemetry::time_origin(ev);
+    let origins = diagnose::telemetry::time_origins(ev);
     ev.series
         .iter()
         .map(|s| SeriesReport {
@@ -409,7 +454,7 @@ fn series_report(ev: &Evidence) -> Vec<SeriesReport> {
                 .into_iter()
                 // Milliseconds are plenty on a chart and keep the JSON small.
                 .map(|(t, v)| {
-                    let t = diagnose::telemetry::axis_t(s, t, origin);
+                    let t = diagnose::telemetry::axis_t(s, t, &origins);
                     [(t * 1e3).round() / 1e3, (v * 1e3).round() / 1e3]
                 })
                 .collect(),

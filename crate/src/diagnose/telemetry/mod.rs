@@ -4,7 +4,7 @@
 //! (at most [`MAX_CELLS`]) on a shared time axis, frequency series grouped into domains (CPU
 //! clusters by their peak clock, or a named clock such as a GPU's), and the busy cells (load at
 //! least 50 %, or tokens flowing; every cell when the inputs record neither). Times in findings
-//! are seconds from [`time_origin`].
+//! are seconds from the input's origin ([`time_origins`]).
 
 pub mod ambient;
 pub mod caps;
@@ -23,22 +23,63 @@ pub const MAX_CELLS: usize = 2000;
 /// A clock below this share of its domain's peak counts as capped (seed 002's rule of thumb).
 pub const CAP_RATIO: f64 = 0.8;
 
-/// The earliest epoch time among series that carry absolute times, else 0: every series is
-/// placed on the axis at `t - origin` (absolute) or `t` (relative to its own start).
-pub fn time_origin(ev: &Evidence) -> Option<f64> {
-    ev.series
-        .iter()
-        .filter(|s| s.absolute)
-        .filter_map(|s| s.points.first().map(|p| p.0))
-        .min_by(f64::total_cmp)
+/// Absolute clocks further apart than this (and than a tenth of the longer recording) belong to
+/// unrelated recordings: telemetry started a minute before the run still shares its clock, a file
+/// from another day does not.
+const SAME_SESSION_GAP_S: f64 = 120.0;
+
+/// Per input (by [`InputId`]): the Unix time its `t = 0` stands for, `None` for an input without
+/// absolute times (its series count from its own start). Inputs whose absolute spans overlap, or
+/// nearly touch, share the earliest start among them; an input whose clock is unrelated to the
+/// others gets its own origin, so a file recorded months earlier never stretches the time axis.
+pub fn time_origins(ev: &Evidence) -> Vec<Option<f64>> {
+    let mut spans: Vec<(InputId, f64, f64)> = Vec::new();
+    for s in ev.series.iter().filter(|s| s.absolute) {
+        let (Some(a), Some(b)) = (s.points.first(), s.points.last()) else {
+            continue;
+        };
+        match spans.iter_mut().find(|x| x.0 == s.input) {
+            Some(x) => {
+                x.1 = x.1.min(a.0);
+                x.2 = x.2.max(b.0);
+            }
+            None => spans.push((s.input, a.0, b.0)),
+        }
+    }
+    spans.sort_by(|x, y| x.1.total_cmp(&y.1));
+    let mut origins = vec![
+        None;
+        ev.inputs
+            .len()
+            .max(spans.iter().map(|x| x.0 + 1).max().unwrap_or(0))
+    ];
+    // Sweep in start order: a cluster grows while the next span starts before its end (+ slack).
+    let mut cluster: Option<(f64, f64)> = None;
+    for &(input, a, b) in &spans {
+        let joins = cluster
+            .is_some_and(|(s0, e0)| a <= e0 + SAME_SESSION_GAP_S.max(0.1 * (e0 - s0).max(b - a)));
+        cluster = Some(match cluster {
+            Some((s0, e0)) if joins => (s0, e0.max(b)),
+            _ => (a, b),
+        });
+        origins[input] = cluster.map(|c| c.0);
+    }
+    origins
 }
 
-/// Seconds on the shared axis.
-pub fn axis_t(s: &Series, t: f64, origin: Option<f64>) -> f64 {
-    if s.absolute {
-        t - origin.unwrap_or(0.0)
-    } else {
-        t
+/// The one origin every absolute input shares, when they share one (the report's
+/// `time_origin_epoch_s`); `None` without absolute inputs or when their clocks are unrelated.
+pub fn time_origin(ev: &Evidence) -> Option<f64> {
+    let mut all = time_origins(ev).into_iter().flatten();
+    let first = all.next()?;
+    all.all(|o| o == first).then_some(first)
+}
+
+/// Seconds on the chart axis: from the input's origin (absolute clocks) or from its own start.
+pub fn axis_t(s: &Series, t: f64, origins: &[Option<f64>]) -> f64 {
+    match origins.get(s.input).copied().flatten() {
+        Some(o) if s.absolute => t - o,
+        _ => t,
     }
 }
 
@@ -90,11 +131,11 @@ pub struct Ctx {
     pub busy_measured: bool,
 }
 
-fn resample(s: &Series, grid: &Grid, origin: Option<f64>) -> Vec<f64> {
+fn resample(s: &Series, grid: &Grid, origins: &[Option<f64>]) -> Vec<f64> {
     let mut sum = vec![0.0; grid.n];
     let mut cnt = vec![0u32; grid.n];
     for &(t, v) in &s.points {
-        let x = (axis_t(s, t, origin) - grid.t0) / grid.dt;
+        let x = (axis_t(s, t, origins) - grid.t0) / grid.dt;
         if x.is_finite() && x >= -0.5 {
             let i = (x.floor() as usize).min(grid.n.saturating_sub(1));
             sum[i] += v;
@@ -153,12 +194,12 @@ impl Ctx {
         if ev.series.is_empty() {
             return None;
         }
-        let origin = time_origin(ev);
+        let origins = time_origins(ev);
         let (mut lo, mut hi, mut min_dt) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY);
         for s in &ev.series {
             if let (Some(a), Some(b)) = (s.points.first(), s.points.last()) {
-                lo = lo.min(axis_t(s, a.0, origin));
-                hi = hi.max(axis_t(s, b.0, origin));
+                lo = lo.min(axis_t(s, a.0, &origins));
+                hi = hi.max(axis_t(s, b.0, &origins));
             }
             let gaps: Vec<f64> = s
                 .points
@@ -184,7 +225,7 @@ impl Ctx {
         let track = |s: &Series, name: String| Track {
             input: s.input,
             name,
-            values: resample(s, &grid, origin),
+            values: resample(s, &grid, &origins),
         };
 
         let mut cpu_tracks: Vec<(InputId, u32, Vec<f64>, f64)> = Vec::new();
@@ -198,7 +239,7 @@ impl Ctx {
                 Quantity::CpuFreq { cpu }
                     if !cpu_tracks.iter().any(|c| c.0 == s.input && c.1 == *cpu) =>
                 {
-                    let v = resample(s, &grid, origin);
+                    let v = resample(s, &grid, &origins);
                     let peak = v
                         .iter()
                         .copied()
@@ -207,7 +248,7 @@ impl Ctx {
                     cpu_tracks.push((s.input, *cpu, v, peak));
                 }
                 Quantity::ClockFreq { name } if !is_memory_clock(name) => {
-                    let values = resample(s, &grid, origin);
+                    let values = resample(s, &grid, &origins);
                     let peak = values
                         .iter()
                         .copied()
@@ -382,5 +423,90 @@ pub fn flag_is_thermal(reason: &str) -> Option<bool> {
         Some(false)
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn series(ev: &mut Evidence, name: &str, absolute: bool, t0: f64, t1: f64) {
+        let input = ev.add_input(name);
+        ev.series.push(Series {
+            quantity: Quantity::TokensPerSecond,
+            input,
+            source: "tok/s".into(),
+            absolute,
+            points: vec![(t0, 10.0), (t1, 9.0)],
+        });
+    }
+
+    const NOV_2024: f64 = 1_732_870_000.0;
+
+    #[test]
+    fn overlapping_clocks_share_an_origin_and_unrelated_ones_get_their_own() {
+        let mut ev = Evidence::default();
+        series(&mut ev, "tegrastats.txt", true, NOV_2024, NOV_2024 + 600.0);
+        // Started 30 s into the first recording: the same session.
+        series(
+            &mut ev,
+            "llama.log",
+            true,
+            NOV_2024 + 30.0,
+            NOV_2024 + 400.0,
+        );
+        // Recorded 290 days later: another session.
+        series(
+            &mut ev,
+            "later.csv",
+            true,
+            NOV_2024 + 2.5e7,
+            NOV_2024 + 2.5e7 + 300.0,
+        );
+        series(&mut ev, "relative.csv", false, 0.0, 100.0);
+        let o = time_origins(&ev);
+        assert_eq!(
+            o,
+            vec![Some(NOV_2024), Some(NOV_2024), Some(NOV_2024 + 2.5e7), None]
+        );
+        // On the axis, each input starts near 0: nothing stretches to 25 000 k s.
+        let ends: Vec<f64> = ev
+            .series
+            .iter()
+            .map(|s| axis_t(s, s.points[1].0, &o))
+            .collect();
+        assert_eq!(ends, vec![600.0, 400.0, 300.0, 100.0]);
+        assert_eq!(
+            time_origin(&ev),
+            None,
+            "no single origin for unrelated clocks"
+        );
+        ev.series.truncate(2);
+        assert_eq!(time_origin(&ev), Some(NOV_2024));
+    }
+
+    #[test]
+    fn a_recording_right_after_another_shares_its_clock() {
+        let mut ev = Evidence::default();
+        series(&mut ev, "a.csv", true, NOV_2024, NOV_2024 + 3600.0);
+        // 5 minutes after the hour-long recording: within a tenth of its span.
+        series(&mut ev, "b.csv", true, NOV_2024 + 3900.0, NOV_2024 + 4000.0);
+        assert_eq!(time_origins(&ev), vec![Some(NOV_2024), Some(NOV_2024)]);
+    }
+
+    #[test]
+    fn the_grid_of_unrelated_clocks_spans_the_longest_input_not_the_months_between() {
+        let mut ev = Evidence::default();
+        series(&mut ev, "old.txt", true, NOV_2024, NOV_2024 + 600.0);
+        series(
+            &mut ev,
+            "new.log",
+            true,
+            NOV_2024 + 2.5e7,
+            NOV_2024 + 2.5e7 + 600.0,
+        );
+        let ctx = Ctx::new(&ev).expect("a grid");
+        let end = ctx.grid.t(ctx.grid.n - 1);
+        assert!(ctx.grid.t0 == 0.0 && end <= 600.0, "{:?}", ctx.grid);
     }
 }

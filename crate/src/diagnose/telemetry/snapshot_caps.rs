@@ -16,7 +16,7 @@
 
 use super::stats::mean;
 use super::thermal_wall::threshold;
-use super::{axis_t, flag_is_thermal, num, time_origin};
+use super::{axis_t, flag_is_thermal, num, time_origins};
 use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::{Evidence, InputId, Quantity, Series};
@@ -98,7 +98,7 @@ fn power_mode(ev: &Evidence) -> Option<Finding> {
 }
 
 pub fn findings(ev: &Evidence, done: &[InputId]) -> Vec<Finding> {
-    let origin = time_origin(ev);
+    let origins = time_origins(ev);
     let mut out: Vec<Finding> = power_mode(ev).into_iter().collect();
     let mut groups: Vec<(InputId, &str)> = Vec::new();
     for s in &ev.series {
@@ -164,7 +164,7 @@ pub fn findings(ev: &Evidence, done: &[InputId]) -> Vec<Finding> {
             }
             _ => None,
         });
-        let axis: Vec<f64> = times.iter().map(|&t| axis_t(flag, t, origin)).collect();
+        let axis: Vec<f64> = times.iter().map(|&t| axis_t(flag, t, &origins)).collect();
         let (t0, t1) = (axis[0], axis[axis.len() - 1]);
         // Every active reason of the winning kind, as the driver names them.
         let mut names: Vec<&str> = flags
