@@ -56,7 +56,7 @@ fn finding(ev: &Evidence, run: &Run, bw: f64) -> Option<Finding> {
             ("pct_of_ceiling", format!("{:.0}", 100.0 * tok_s / ceiling)),
             ("pct_of_expected", format!("{:.0}", 100.0 * of_expected)),
             ("bandwidth_gbps", fmt(bw)),
-            ("model_gb", format!("{:.2}", bytes / 1e9)),
+            ("model_size", crate::figures::size(bytes)),
             ("eta", format!("{ETA}")),
             ("fixed_ms", format!("{:.0}", FIXED_COST_S * 1e3)),
         ],
