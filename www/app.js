@@ -249,7 +249,9 @@ function renderInputs(inputs) {
     const meta = [kind, input.framework_label, t('ui.input.size', { size: input.size, lines: input.lines })]
       .filter(Boolean)
       .join(' · ');
-    const li = el('li', { 'data-input': input.name, 'data-kind': input.kind ?? '' },
+    // Exact counts stay on the element: the text shows the size as a reader writes it.
+    const li = el('li', { 'data-input': input.name, 'data-kind': input.kind ?? '',
+      'data-bytes': String(input.bytes), 'data-lines': String(input.lines) },
       el('div', { class: 'input-name' }, input.name),
       el('div', { class: 'input-meta' }, meta));
     for (const p of input.problems) {

@@ -32,10 +32,11 @@ async function dropAndCount(page) {
     document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
     return { lines: copies * 3, bytes: new TextEncoder().encode(block).length * copies };
   });
-  const meta = page.locator('#inputs li[data-input="pieces.log"] .input-meta');
-  await meta.waitFor({ timeout: 120_000 });
-  const text = await meta.textContent();
-  const got = { lines: Number(text.match(/(\d+) lines/)[1]), bytes: Number(text.match(/(\d+) bytes/)[1]) };
+  const item = page.locator('#inputs li[data-input="pieces.log"]');
+  await item.locator('.input-meta').waitFor({ timeout: 120_000 });
+  const text = await item.locator('.input-meta').textContent();
+  const got = { lines: Number(text.match(/(\d+) lines/)[1]), bytes: Number(await item.getAttribute('data-bytes')) };
+  assert.equal(Number(await item.getAttribute('data-lines')), got.lines, 'the shown line count is the exact one');
   return { got, expected };
 }
 

@@ -49,6 +49,13 @@ const CASES = [
     numbers: [/12\.6 tok\/s/, /1\.4×/],
   },
   {
+    // Seed 002 §4.1: the clock falls while every sensor is cool, so the power wall is named.
+    name: 'a cool clock cap (telemetry alone)',
+    files: ['samples/telemetry-runs/cool-cap.csv'],
+    cause: 'power',
+    numbers: [/Power wall/, /1\.8×/],
+  },
+  {
     name: 'a healthy run',
     files: ['samples/traces/healthy.perf.txt'],
     cause: null,
