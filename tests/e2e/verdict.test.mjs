@@ -53,7 +53,7 @@ const CASES = [
     name: 'a cool clock cap (telemetry alone)',
     files: ['samples/telemetry-runs/cool-cap.csv'],
     cause: 'power',
-    numbers: [/Power wall/, /1\.8×/],
+    numbers: [/Likely a power wall/, /1\.8×/],
   },
   {
     name: 'a healthy run',

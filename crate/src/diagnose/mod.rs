@@ -62,6 +62,21 @@ pub struct EvidenceRef {
     pub quote: Option<Quote>,
 }
 
+impl Finding {
+    /// The catalogue key of one of its texts (`title`, `summary`, ...): a finding read from
+    /// another kind of evidence, or on weaker grounds, words it as `<key>-<variant>` where the
+    /// catalogue has that text.
+    pub fn text_key(&self, part: &str) -> String {
+        let key = format!("finding.{}.{part}", self.id);
+        match self.params.iter().find(|(k, _)| *k == "variant") {
+            Some((_, v)) if crate::catalogue::entries().contains_key(&format!("{key}-{v}")) => {
+                format!("{key}-{v}")
+            }
+            _ => key,
+        }
+    }
+}
+
 /// What a piece of evidence says: the input's own words, or tokscope's summary of what it
 /// measured there. The summary is a catalogue phrase, so a Chinese report reads it in Chinese.
 #[derive(Debug, Clone, PartialEq)]

@@ -502,7 +502,7 @@ fn headline(
                 key,
                 vec![
                     ("cause", format!("@verdict.cause.{}.title", c.layer.id())),
-                    ("finding", format!("@finding.{}.title", f.id)),
+                    ("finding", format!("@{}", f.text_key("title"))),
                     ("factor", c.factor.map(fmt_factor).unwrap_or_default()),
                 ],
             ));

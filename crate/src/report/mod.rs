@@ -239,19 +239,7 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
                 .collect();
             let params: Vec<(&str, &str)> =
                 resolved.iter().map(|(k, v)| (*k, v.as_str())).collect();
-            // A finding read from another kind of evidence (a status snapshot instead of a
-            // series) words its summary as `finding.<id>.summary-<variant>`.
-            let variant = f.params.iter().find(|(k, _)| *k == "variant");
-            let t = |part: &str| {
-                let key = format!("finding.{}.{part}", f.id);
-                let key = match variant {
-                    Some((_, v)) if catalogue::entries().contains_key(&format!("{key}-{v}")) => {
-                        format!("{key}-{v}")
-                    }
-                    _ => key,
-                };
-                catalogue::text(lang, &key, &params)
-            };
+            let t = |part: &str| catalogue::text(lang, &f.text_key(part), &params);
             let mut card = FindingReport {
                 id: f.id.to_string(),
                 severity: f.severity,

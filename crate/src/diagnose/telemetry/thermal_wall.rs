@@ -292,7 +292,11 @@ fn classify(ctx: &Ctx, d: &Domain, cap: &Cap) -> Finding {
                     format!("{rail} {} W / {} W", num(med / 1e3, 1), num(ceil / 1e3, 1))
                 }
                 (None, None) if cap.from_start => "@telemetry.basis.from-start".into(),
-                (None, None) => "@telemetry.basis.cool-only".into(),
+                (None, None) => {
+                    // Temperature alone points at a power budget: the title says "likely".
+                    params.push(("variant", "likely".into()));
+                    "@telemetry.basis.cool-only".into()
+                }
             };
             if let Some((med, _, rail)) = &ceiling {
                 readings.push_str(&format!("; {rail} {} W", num(med / 1e3, 1)));
