@@ -37,6 +37,8 @@ async function analyze(page, files) {
 }
 
 const viewOf = async (page, sel) => (await page.locator(sel).getAttribute('data-view')).split(',').map(Number);
+/** A view as the chart writes it on `data-view` (after its next frame), to wait for a change. */
+const viewAttr = (view) => view.map((x) => x.toFixed(3)).join(',');
 
 test('sections follow the report, the charts sit outside the probe, and the PNG export counts them', async () => {
   const { page, context, errors } = await openPage(browser, server.url);
@@ -83,7 +85,7 @@ test('the telemetry chart takes focus, zooms and pans from the keyboard, and rea
   const full = await viewOf(page, '#telemetry-chart');
   await chart.focus();
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'telemetry-chart');
-  const changed = (before) => page.waitForFunction((v) => document.querySelector('#telemetry-chart').dataset.view !== v, before.join(','));
+  const changed = (before) => page.waitForFunction((v) => document.querySelector('#telemetry-chart').dataset.view !== v, viewAttr(before));
 
   await page.keyboard.press('+');
   await changed(full);
@@ -97,7 +99,7 @@ test('the telemetry chart takes focus, zooms and pans from the keyboard, and rea
   await page.keyboard.press('-');
   await changed(panned);
   await page.keyboard.press('Escape');
-  await page.waitForFunction((v) => document.querySelector('#telemetry-chart').dataset.view === v, full.map((x) => x.toFixed(3)).join(','));
+  await page.waitForFunction((v) => document.querySelector('#telemetry-chart').dataset.view === v, viewAttr(full));
   // After a key, the readout speaks the values at the centre of the view.
   const out = page.locator('#telemetry-readout');
   assert.equal(await out.getAttribute('aria-live'), 'polite');
@@ -128,7 +130,7 @@ test('the thread timeline zooms from the keyboard with its frequency strip, and 
   await timeline.focus();
   await page.keyboard.press('+');
   await page.keyboard.press('+');
-  await page.waitForFunction((v) => document.querySelector('#sched-timeline-0').dataset.view !== v, full.join(','));
+  await page.waitForFunction((v) => document.querySelector('#sched-timeline-0').dataset.view !== v, viewAttr(full));
   const zoomed = await viewOf(page, '#sched-timeline-0');
   assert.ok(zoomed[1] - zoomed[0] < 0.5 * (full[1] - full[0]), `zoomed ${zoomed} of ${full}`);
   if (hasFreq) assert.deepEqual(await viewOf(page, '#sched-freq-0'), zoomed, 'the frequency strip follows');
@@ -138,7 +140,7 @@ test('the thread timeline zooms from the keyboard with its frequency strip, and 
   await page.waitForFunction(() => /大核|小核|中核/.test(document.querySelector('#sched-readout-0').textContent));
   assert.match(await out.textContent(), /^t = /);
   await page.keyboard.press('0');
-  await page.waitForFunction((v) => document.querySelector('#sched-timeline-0').dataset.view === v, full.map((x) => x.toFixed(3)).join(','));
+  await page.waitForFunction((v) => document.querySelector('#sched-timeline-0').dataset.view === v, viewAttr(full));
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -130,11 +130,14 @@ test('inputs without a shared clock can be shifted against each other', async ()
   const canvas = page.locator('#telemetry-chart');
   await canvas.waitFor();
   const fields = page.locator('#telemetry .shift-box input');
+  // The fields appear once both inputs are in the report.
+  await fields.nth(1).waitFor();
   assert.equal(await fields.count(), 2);
   const before = (await canvas.getAttribute('data-view')).split(',').map(Number);
   await fields.nth(1).fill('-1000');
   await fields.nth(1).dispatchEvent('change');
-  await page.waitForFunction((v) => document.querySelector('#telemetry-chart')?.dataset.view !== v, before.join(','));
+  await page.waitForFunction((v) => document.querySelector('#telemetry-chart')?.dataset.view !== v,
+    before.map((x) => x.toFixed(3)).join(','));
   const after = (await page.locator('#telemetry-chart').getAttribute('data-view')).split(',').map(Number);
   assert.equal(after[0], -1000, `shifted view ${after}`);
   assert.deepEqual(errors, []);
