@@ -138,7 +138,9 @@ function residencyTable(trace, t) {
   const head = el('tr', {}, ...['ui.sched.col.thread', 'ui.sched.col.little', 'ui.sched.col.mid', 'ui.sched.col.big',
     'ui.sched.col.unknown', 'ui.sched.col.cpus'].map((k) => el('th', {}, t(k))),
   el('th', {}, t('ui.sched.col.total', { unit })));
-  if (trace.unit === 'seconds') head.append(el('th', {}, t('ui.sched.col.runnable')));
+  // Only switch events measure the wait for a CPU; samples and snapshots leave it null.
+  const runnable = trace.threads.some((r) => r.runnable_s != null);
+  if (runnable) head.append(el('th', {}, t('ui.sched.col.runnable')));
   const table = el('table', { class: 'residency' }, el('thead', {}, head));
   const body = el('tbody');
   for (const r of trace.threads) {
@@ -148,7 +150,7 @@ function residencyTable(trace, t) {
       el('td', { class: r.little >= 0.2 ? 'bad' : '' }, pct(r.little)),
       el('td', {}, pct(r.mid)), el('td', {}, pct(r.big)), el('td', {}, pct(r.unknown)),
       el('td', {}, r.cpus), el('td', {}, String(r.total)));
-    if (trace.unit === 'seconds') row.append(el('td', {}, String(r.runnable_s ?? '')));
+    if (runnable) row.append(el('td', {}, String(r.runnable_s ?? '')));
     body.append(row);
   }
   table.append(body);

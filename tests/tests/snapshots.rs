@@ -72,6 +72,10 @@ fn without_a_topology_snapshots_claim_no_little_cores() {
     let t = &r["sched"]["traces"][0];
     assert_eq!(t["format"], "snapshots");
     assert!(t["threads"].as_array().unwrap().len() >= 8);
+    // Snapshots see where a thread was, not how long it waited for a CPU: no runnable figure.
+    for th in t["threads"].as_array().unwrap() {
+        assert!(th.get("runnable_s").is_none(), "{th}");
+    }
 }
 
 #[test]

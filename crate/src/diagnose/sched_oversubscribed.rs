@@ -2,7 +2,7 @@
 //! extra threads either wait runnable or land on little cores; either way a barrier-synced
 //! decode step waits for them (seed 000: 8 threads ran slower than 4).
 
-use super::sched_view::{self, pct, Unit};
+use super::sched_view::{self, pct};
 use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::Evidence;
@@ -32,8 +32,8 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             continue;
         }
         // Snapshots give running time but not the time spent waiting for a CPU.
-        let (runnable, waited) = match v.unit {
-            Unit::Seconds if !sched_view::is_snapshots(v.trace) => {
+        let (runnable, waited) = match sched_view::measures_runnable(v) {
+            true => {
                 let run: f64 = busy.iter().map(|t| t.total).sum();
                 let wait: f64 = busy.iter().map(|t| t.thread.runnable_s).sum();
                 (
@@ -41,7 +41,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                     pct(wait / (run + wait).max(f64::MIN_POSITIVE)),
                 )
             }
-            _ => (
+            false => (
                 "@sched.runnable.unmeasured".to_string(),
                 "@sched.runnable.samples-only".to_string(),
             ),

@@ -257,6 +257,12 @@ pub fn is_snapshots(trace: &TraceFacts) -> bool {
     trace.format == Some(crate::evidence::sched::TraceFormat::Snapshots)
 }
 
+/// Whether the view measures the time threads spent waiting for a CPU: only switch events do.
+/// Samples and snapshots say where a thread was when looked at, not how long it waited.
+pub fn measures_runnable(v: &TraceView) -> bool {
+    v.unit == Unit::Seconds && !is_snapshots(v.trace)
+}
+
 /// The parameters that say what a scheduling finding rests on: `{basis}` is empty for traces
 /// and, for snapshots, a phrase giving their number and saying they only sample.
 pub fn basis(trace: &TraceFacts) -> Vec<(&'static str, String)> {

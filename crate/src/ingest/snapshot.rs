@@ -336,6 +336,9 @@ pub struct SnapshotParser {
     /// `/proc/meminfo` being read, and `free`'s columns.
     system: Option<SystemMemory>,
     free_cols: Option<Vec<String>>,
+    /// Bytes per unit of the plain numbers of the current `free` block, from its `Mem:` row: the
+    /// `Swap:` row is in the same unit, however small its own total.
+    free_scale: Option<f64>,
     skipped: SkippedLines,
 }
 
@@ -357,6 +360,7 @@ impl SnapshotParser {
             proc_pid: None,
             system: None,
             free_cols: None,
+            free_scale: None,
             skipped: SkippedLines::default(),
         }
     }
@@ -638,6 +642,8 @@ impl SnapshotParser {
     }
 
     /// A `free` row (`Mem:` / `Swap:`) under its header. Units: `-h` prints them; otherwise the
+    /// `Mem:` row decides. `free -b` prints bytes, which are whole KiB (the kernel counts memory in
+    /// KiB), so every figure of the row divides by 1024; a KiB row almost never does. Else the
     /// size of the total tells KiB (the default), MiB (`-m`) and GiB (`-g`) apart.
     fn free_row(&mut self, number: u64, text: &str) -> bool {
         let Some(cols) = self.free_cols.clone() else {
@@ -658,7 +664,17 @@ impl SnapshotParser {
             let Some(total) = vals.first().and_then(|v| v.parse::<f64>().ok()) else {
                 return false;
             };
-            Some(if total >= 1_048_576.0 {
+            let whole_kib = || {
+                let n: Vec<u64> = vals.iter().filter_map(|v| v.parse::<u64>().ok()).collect();
+                n.len() == vals.len()
+                    && n.iter().filter(|&&x| x > 0).count() >= 3
+                    && n.iter().all(|x| x % 1024 == 0)
+            };
+            Some(if label == "Swap:" && self.free_scale.is_some() {
+                self.free_scale.unwrap_or(1024.0)
+            } else if total >= 1_073_741_824.0 && whole_kib() {
+                1.0
+            } else if total >= 1_048_576.0 {
                 1024.0
             } else if total >= 1024.0 {
                 1024.0 * 1024.0
@@ -676,6 +692,7 @@ impl SnapshotParser {
         let at = |name: &str| cols.iter().position(|c| c == name);
         match label {
             "Mem:" => {
+                self.free_scale = scale;
                 let total = bytes(0);
                 let available = at("available").and_then(bytes);
                 let s = self.system_mut(number);
@@ -1135,6 +1152,18 @@ shell        14201 14231  9877 5012344 4283120 0                   0 R llama-cli
         let s = &k.memory.system[0];
         assert_eq!((s.total, s.available), (Some(7631448 * 1024), None));
         assert_eq!(s.swap_free, Some(804860 * 1024));
+        // `free -b`: bytes, whole KiB; the swap row is in the same unit as the memory row.
+        let b = read("               total        used        free      shared  buff/cache   available\nMem:     7823507456  6912348160   215633920    52428800   695525376   598212608\nSwap:    2147479552  1073741824  1073737728\n");
+        let s = &b.memory.system[0];
+        assert_eq!((s.total, s.available), (Some(7823507456), Some(598212608)));
+        assert_eq!(
+            (s.swap_total, s.swap_free),
+            (Some(2147479552), Some(1073737728))
+        );
+        // The same machine in KiB (plain `free`): figures that do not all divide by 1024.
+        let kib = read("               total        used        free      shared  buff/cache   available\nMem:        7640144     6750340      210580       51200      679224      584192\nSwap:       2097148     1048576     1048572\n");
+        assert_eq!(kib.memory.system[0].total, Some(7640144 * 1024));
+        assert_eq!(kib.memory.system[0].swap_total, Some(2097148 * 1024));
         let p = read("MemTotal:        7631448 kB\nMemFree:          367428 kB\nMemAvailable:    3412096 kB\nActive(anon):    1533120 kB\nSwapTotal:       4194300 kB\nSwapFree:        2773740 kB\n");
         let s = &p.memory.system[0];
         assert_eq!(

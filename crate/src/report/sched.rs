@@ -172,8 +172,7 @@ fn trace_report(ev: &Evidence, v: &TraceView<'_>, topo: &Topology) -> TraceRepor
                 big: s(Cluster::Big),
                 unknown: s(Cluster::Unknown),
                 cpus: sched_view::cpu_list(&cpus),
-                runnable_s: (v.unit == sched_view::Unit::Seconds)
-                    .then(|| round3(r.thread.runnable_s)),
+                runnable_s: sched_view::measures_runnable(v).then(|| round3(r.thread.runnable_s)),
             }
         })
         .collect();
