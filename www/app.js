@@ -245,7 +245,8 @@ function renderInputs(inputs) {
   const list = $('#inputs');
   list.replaceChildren();
   for (const input of inputs) {
-    const kind = input.kind ? t(`kind.${input.kind}`) : '';
+    // Share links made before kind_label existed carry the kind alone.
+    const kind = input.kind_label || (input.kind ? t(`kind.${input.kind}`) : '');
     const meta = [kind, input.framework_label, t('ui.input.size', { size: input.size, lines: input.lines })]
       .filter(Boolean)
       .join(' · ');

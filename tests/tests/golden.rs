@@ -22,6 +22,7 @@ const FOLDERS: &[&str] = &[
     "system",
     "bundles",
     "snapshots",
+    "cpu-flags",
 ];
 
 /// Sample folders also read as one analysis (every file of the folder dropped together), with

@@ -1,10 +1,15 @@
 //! `cpu.missing-*`: the build or the CPU lacks the instruction the quant kernels need. The
 //! flags come from llama.cpp's system_info (build features), MNN's "The device supports" line
 //! (CPU features), or any parser that fills `cpu_features`; only flags stated off count.
+//!
+//! Whether the CPU itself has the instruction decides the fix: a rebuild where it does, another
+//! backend where it does not. `/proc/cpuinfo` or `lscpu` in the same analysis tells; without
+//! them the finding says that they would.
 
 use super::run_facts::{framework_label, run_ref};
-use super::{Finding, Severity};
+use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
+use crate::evidence::sched::CpuFlags;
 use crate::evidence::{Evidence, Run};
 
 pub const IDS: &[&str] = &[
@@ -14,34 +19,71 @@ pub const IDS: &[&str] = &[
     "cpu.missing-avx-vnni",
 ];
 
-/// (finding id, severity, names the flag goes by, names that must be on for it to matter).
-const CHECKS: &[(&str, Severity, &[&str], &[&str])] = &[
-    (
-        "cpu.missing-dotprod",
-        Severity::Critical,
-        &["DOTPROD", "i8sdot", "dotprod", "asimddp"],
-        &[],
-    ),
+/// One instruction the kernels want.
+struct Check {
+    id: &'static str,
+    severity: Severity,
+    /// The names the build's flag goes by.
+    names: &'static [&'static str],
+    /// Build flags that must be on for it to matter.
+    needs: &'static [&'static str],
+    /// The kernel's name for it in `/proc/cpuinfo` / lscpu, and a flag every CPU of that
+    /// architecture lists (so an x86 `flags` line says nothing of an Arm instruction).
+    cpu_flag: &'static str,
+    arch_flag: &'static str,
+}
+
+const CHECKS: &[Check] = &[
+    Check {
+        id: "cpu.missing-dotprod",
+        severity: Severity::Critical,
+        names: &["DOTPROD", "i8sdot", "dotprod", "asimddp"],
+        needs: &[],
+        cpu_flag: "asimddp",
+        arch_flag: "asimd",
+    },
     // I8MM only matters once the dot-product path is there; without DOTPROD that finding leads.
-    (
-        "cpu.missing-i8mm",
-        Severity::Info,
-        &["MATMUL_INT8", "i8mm", "I8MM"],
-        &["DOTPROD", "i8sdot", "dotprod"],
-    ),
-    (
-        "cpu.missing-avx2",
-        Severity::Critical,
-        &["AVX2"],
-        &["AVX", "SSE3"],
-    ),
-    (
-        "cpu.missing-avx-vnni",
-        Severity::Info,
-        &["AVX_VNNI"],
-        &["AVX2"],
-    ),
+    Check {
+        id: "cpu.missing-i8mm",
+        severity: Severity::Info,
+        names: &["MATMUL_INT8", "i8mm", "I8MM"],
+        needs: &["DOTPROD", "i8sdot", "dotprod"],
+        cpu_flag: "i8mm",
+        arch_flag: "asimd",
+    },
+    Check {
+        id: "cpu.missing-avx2",
+        severity: Severity::Critical,
+        names: &["AVX2"],
+        needs: &["AVX", "SSE3"],
+        cpu_flag: "avx2",
+        arch_flag: "sse2",
+    },
+    Check {
+        id: "cpu.missing-avx-vnni",
+        severity: Severity::Info,
+        names: &["AVX_VNNI"],
+        needs: &["AVX2"],
+        cpu_flag: "avx_vnni",
+        arch_flag: "sse2",
+    },
 ];
+
+/// Whether `run`'s flags describe the CPU rather than the build: MNN prints what it detected
+/// on the device ("The device supports: i8sdot:0 ..."); llama.cpp prints what it was built with.
+fn flags_describe_cpu(run: &Run) -> bool {
+    run.framework == Some(crate::sniff::Framework::Mnn)
+}
+
+/// What the CPU's own flag list says of `check`: `Some(true)` it has the instruction,
+/// `Some(false)` it lacks it, `None` no list of that architecture in the analysis.
+fn cpu_has<'a>(ev: &'a Evidence, check: &Check) -> Option<(bool, &'a CpuFlags)> {
+    let flags = ev.sched.hints.cpu_flags.as_ref()?;
+    flags
+        .names
+        .contains(check.arch_flag)
+        .then(|| (flags.names.contains(check.cpu_flag), flags))
+}
 
 fn flag(run: &Run, names: &[&str]) -> Option<(String, bool)> {
     names
@@ -51,7 +93,13 @@ fn flag(run: &Run, names: &[&str]) -> Option<(String, bool)> {
 
 pub fn rule(ev: &Evidence) -> Vec<Finding> {
     let mut out = Vec::new();
-    for &(id, severity, names, needs) in CHECKS {
+    for check in CHECKS {
+        let (id, severity, names, needs) = (check.id, check.severity, check.names, check.needs);
+        let hardware = cpu_has(ev, check);
+        // An optional instruction the CPU does not have is not missing from the build.
+        if severity == Severity::Info && matches!(hardware, Some((false, _))) {
+            continue;
+        }
         // One finding per id: every run that lacks the flag is evidence.
         let mut refs = Vec::new();
         let mut first: Option<(&Run, String)> = None;
@@ -86,17 +134,73 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             continue;
         };
         let quant = run.quant.clone().unwrap_or_else(|| "?".into());
+        let runs = refs.len();
+        let mut params = vec![
+            ("framework", framework_label(run)),
+            ("flag", name),
+            ("quant", quant),
+            ("runs", runs.to_string()),
+            ("hw_flag", check.cpu_flag.to_string()),
+        ];
+        match hardware {
+            Some((has, flags)) => {
+                let source = format!("{}:{}", ev.inputs[flags.input].name, flags.line);
+                params.extend([
+                    (
+                        "hardware",
+                        if has {
+                            "@cpu.hardware.has"
+                        } else {
+                            "@cpu.hardware.lacks"
+                        }
+                        .to_string(),
+                    ),
+                    (
+                        "variant",
+                        if has { "cpu-has" } else { "cpu-lacks" }.to_string(),
+                    ),
+                    ("hw_field", flags.field.to_string()),
+                    ("hw_source", source),
+                ]);
+                refs.push(EvidenceRef {
+                    input: flags.input,
+                    lines: Some((flags.line, flags.line)),
+                    time_s: None,
+                    quote: Some(Quote::phrase(
+                        if has {
+                            "quote.cpu.hw-has"
+                        } else {
+                            "quote.cpu.hw-lacks"
+                        },
+                        vec![
+                            ("field", flags.field.to_string()),
+                            ("flag", check.cpu_flag.to_string()),
+                        ],
+                    )),
+                });
+            }
+            // The framework checked the device itself: its "off" is the CPU's.
+            None if flags_describe_cpu(run) => {
+                if severity == Severity::Info {
+                    continue;
+                }
+                params.extend([
+                    ("hardware", "@cpu.hardware.framework-says".to_string()),
+                    ("variant", "cpu-lacks".to_string()),
+                ]);
+            }
+            None => params.push(("hardware", "@cpu.hardware.unknown".to_string())),
+        }
         out.push(Finding {
             id,
             severity,
-            params: vec![
-                ("framework", framework_label(run)),
-                ("flag", name),
-                ("quant", quant),
-                ("runs", refs.len().to_string()),
-            ],
-            count: Some(refs.len() as u64),
-            evidence: refs.into_iter().take(5).collect(),
+            params,
+            count: Some(runs as u64),
+            // The CPU's own flags, last, stay in view however many runs there are.
+            evidence: {
+                let cpu = hardware.is_some().then(|| refs.pop()).flatten();
+                refs.into_iter().take(5).chain(cpu).collect()
+            },
             lines: Vec::new(),
             lines_truncated: false,
         });

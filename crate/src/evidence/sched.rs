@@ -613,6 +613,49 @@ pub struct TopologyHints {
     /// `# cpudesc` / `# arch` of a perf header.
     pub cpu_desc: Option<String>,
     pub arch: Option<String>,
+    /// The instructions the CPU itself offers: `/proc/cpuinfo` `Features` (Arm) or `flags`
+    /// (x86), or lscpu's `Flags`. The build's own flags are a run's `cpu_features`.
+    pub cpu_flags: Option<CpuFlags>,
+}
+
+/// A CPU's instruction flags as the kernel lists them, kept where all listed processors agree:
+/// a kernel built for one core only runs everywhere if every core has its instructions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CpuFlags {
+    pub input: InputId,
+    /// The first line that listed them.
+    pub line: u64,
+    /// `Features`, `flags` or `Flags`: the field as the input names it.
+    pub field: &'static str,
+    pub names: std::collections::BTreeSet<String>,
+}
+
+/// At most this many flags are kept: x86 lists about 150.
+const MAX_CPU_FLAGS: usize = 512;
+
+impl TopologyHints {
+    /// Notes a processor's flag list (`fp asimd ... asimddp`) read at `input`:`line`.
+    pub fn note_cpu_flags(&mut self, input: InputId, line: u64, field: &'static str, list: &str) {
+        let names: std::collections::BTreeSet<String> = list
+            .split_whitespace()
+            .take(MAX_CPU_FLAGS)
+            .map(|f| f.to_ascii_lowercase())
+            .collect();
+        if names.is_empty() {
+            return;
+        }
+        match &mut self.cpu_flags {
+            Some(have) => have.names.retain(|n| names.contains(n)),
+            None => {
+                self.cpu_flags = Some(CpuFlags {
+                    input,
+                    line,
+                    field,
+                    names,
+                })
+            }
+        }
+    }
 }
 
 /// The scheduling part of the evidence.

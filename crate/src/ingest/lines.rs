@@ -17,6 +17,21 @@ pub struct Line<'a> {
     pub text: &'a str,
 }
 
+/// Whether `line` (trimmed) is a shell prompt with the command that printed what follows, as
+/// pasted sessions carry them: `pi@raspberrypi:~ $ cat /proc/cpuinfo`, `$ free -h`,
+/// `# dmesg`, `user@host:~$ lscpu -e`. At most one word comes before the `$` or `#`.
+pub fn is_shell_prompt(line: &str) -> bool {
+    ["$ ", "# "].iter().any(|mark| {
+        line.find(mark).is_some_and(|at| {
+            let before = line[..at].trim_end();
+            let after = &line[at + mark.len()..];
+            !before.contains(char::is_whitespace)
+                && line[..at].len() <= before.len() + 1
+                && after.starts_with(|c: char| !c.is_whitespace())
+        })
+    })
+}
+
 /// Incremental splitter: feed chunks with [`LineSplitter::push`], then call
 /// [`LineSplitter::finish`] for the last, unterminated line.
 #[derive(Debug, Default)]
@@ -156,6 +171,28 @@ fn emit_bytes(number: u64, mut bytes: &[u8], on_line: &mut dyn FnMut(Line<'_>)) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shell_prompts() {
+        for p in [
+            "pi@raspberrypi:~ $ cat /proc/cpuinfo",
+            "$ free -h",
+            "# dmesg -T",
+            "user@host:~$ lscpu -e",
+            "console:/ # top -H -n 3",
+        ] {
+            assert!(is_shell_prompt(p), "{p}");
+        }
+        for t in [
+            "Mem: 7.6Gi used $",
+            "llama-cli 1234 [003] 123.456: sched:sched_switch: prev=a $ b",
+            "$",
+            "$  two spaces",
+            "processor\t: 0",
+        ] {
+            assert!(!is_shell_prompt(t), "{t}");
+        }
+    }
 
     fn split_all(input: &[u8], chunk: usize) -> Vec<(u64, String)> {
         let mut out = Vec::new();

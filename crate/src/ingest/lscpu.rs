@@ -11,6 +11,7 @@
 //! architecture and the model, which tell a uniform x86 CPU from an unknown one.
 
 use crate::evidence::sched::{TopologyHints, MAX_CPU};
+use crate::evidence::InputId;
 
 /// Whether `line` is the header of `lscpu -e`.
 pub fn is_header(line: &str) -> bool {
@@ -114,9 +115,15 @@ pub struct Lscpu {
 impl Lscpu {
     /// Reads a line of either form into the topology hints. `None` when the line is not
     /// lscpu's; `Some(false)` when it is a table row that does not fit its header.
-    pub fn line(&mut self, trimmed: &str, hints: &mut TopologyHints) -> Option<bool> {
+    pub fn line(
+        &mut self,
+        input: InputId,
+        number: u64,
+        trimmed: &str,
+        hints: &mut TopologyHints,
+    ) -> Option<bool> {
         // The shell prompt of a pasted session: `user@host:~$ lscpu -e`, or a bare prompt.
-        if trimmed.contains("$ lscpu") || trimmed.contains("# lscpu") || trimmed == "$" {
+        if super::lines::is_shell_prompt(trimmed) || trimmed == "$" {
             return Some(true);
         }
         if trimmed.ends_with('$') && trimmed.contains('@') && !trimmed.contains(' ') {
@@ -154,6 +161,7 @@ impl Lscpu {
                     hints.nr_cpus = Some(hints.nr_cpus.map_or(n, |m| m.max(n)));
                 }
             }
+            "Flags" => hints.note_cpu_flags(input, number, "Flags", v),
             "Model name" if hints.cpu_desc.is_none() => {
                 hints.cpu_desc = Some(crate::evidence::clip(v))
             }
@@ -203,7 +211,7 @@ mod tests {
         let mut h = TopologyHints::default();
         let mut bad = Vec::new();
         for (i, line) in text.lines().enumerate() {
-            if l.line(line.trim(), &mut h) == Some(false) {
+            if l.line(0, i as u64 + 1, line.trim(), &mut h) == Some(false) {
                 bad.push(i + 1);
             }
         }
@@ -242,6 +250,9 @@ mod tests {
         assert_eq!(h.nr_cpus, Some(16));
         assert_eq!(h.arch.as_deref(), Some("x86_64"));
         assert!(h.cpu_desc.as_deref().unwrap().contains("Ryzen"));
+        let flags = h.cpu_flags.expect("the Flags line");
+        assert_eq!((flags.line, flags.field), (6, "Flags"));
+        assert!(flags.names.contains("avx2") && flags.names.contains("avx512f"));
         assert!(bad.is_empty());
         assert!(!is_header("CPU usage is high"));
         assert!(is_header("CPU SOCKET CORE ONLINE"));

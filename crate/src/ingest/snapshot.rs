@@ -235,8 +235,6 @@ struct Patterns {
     proc_meminfo: Regex,
     /// procps top's `MiB Mem :  15944.6 total, ...` and `MiB Swap: ... 11168.4 avail Mem`.
     top_mem: Regex,
-    /// A shell prompt with the command that printed what follows.
-    prompt: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -263,7 +261,6 @@ fn patterns() -> &'static Patterns {
             r"^(KiB|MiB|GiB|TiB) (Mem|Swap)\s*:\s*([\d.]+) total,\s*([\d.]+) free,.*?(?:([\d.]+) avail Mem)?\s*$",
         )
         .expect("top mem"),
-        prompt: Regex::new(r"^(?:\S+\s?)?[$#] \S").expect("prompt"),
     })
 }
 
@@ -866,7 +863,10 @@ impl SnapshotParser {
                     .all(|c| c.is_ascii_alphanumeric() || " _()-.".contains(c))
                 && !k.contains("  ")
         });
-        keyed || self.proc_name.is_some() || t.starts_with("==>") || p.prompt.is_match(t)
+        keyed
+            || self.proc_name.is_some()
+            || t.starts_with("==>")
+            || super::lines::is_shell_prompt(t)
     }
 }
 

@@ -211,7 +211,7 @@ impl TraceParser {
     }
 
     /// Lines that are not events: headers, system information, simpleperf text forms.
-    fn other(&mut self, text: &str, ev: &mut Evidence) -> bool {
+    fn other(&mut self, number: u64, text: &str, ev: &mut Evidence) -> bool {
         let trimmed = text.trim();
         if let Some(h) = text.strip_prefix('#') {
             self.header_comment(h, ev);
@@ -220,7 +220,7 @@ impl TraceParser {
         if self.simpleperf_sample(text, trimmed, ev) || self.simpleperf_table(trimmed, ev) {
             return true;
         }
-        self.system_info(trimmed, ev)
+        self.system_info(number, trimmed, ev)
     }
 
     fn header_comment(&mut self, h: &str, ev: &mut Evidence) {
@@ -352,8 +352,14 @@ impl TraceParser {
 
     /// `/proc/cpuinfo`, `cpuinfo_max_freq` lists, `lscpu`, `getprop` SoC names, trace-cmd's
     /// `cpus=N`.
-    fn system_info(&mut self, trimmed: &str, ev: &mut Evidence) -> bool {
-        if let Some(ok) = self.lscpu.line(trimmed, &mut ev.sched.hints) {
+    fn system_info(&mut self, number: u64, trimmed: &str, ev: &mut Evidence) -> bool {
+        if super::lines::is_shell_prompt(trimmed) {
+            return true;
+        }
+        if let Some(ok) = self
+            .lscpu
+            .line(self.input, number, trimmed, &mut ev.sched.hints)
+        {
             if ok {
                 self.set_format(ev, TraceFormat::SystemInfo);
             }
@@ -440,6 +446,11 @@ impl TraceParser {
                     }
                     return true;
                 }
+                "Features" | "flags" if self.processor.is_some() => {
+                    let field = if k == "Features" { "Features" } else { "flags" };
+                    ev.sched.hints.note_cpu_flags(self.input, number, field, v);
+                    return true;
+                }
                 "BogoMIPS" | "Features" | "CPU architecture" | "CPU variant" | "CPU revision"
                 | "Revision" | "Serial" | "flags" | "vendor_id" | "cpu family" | "model"
                 | "stepping" | "microcode" | "cpu MHz" | "cache size" | "physical id"
@@ -497,7 +508,7 @@ impl LineParser for TraceParser {
             ev.sched.trace(self.input).lines_detail += 1;
             return;
         }
-        if self.other(text, ev) {
+        if self.other(line.number, text, ev) {
             ev.sched.trace(self.input).lines_header += 1;
         } else {
             ev.sched.trace(self.input).skip(line.number, text);
@@ -603,6 +614,19 @@ mod tests {
         assert_eq!(h.max_khz.get(&7), Some(&3_187_200));
         assert!(h.hardware.as_deref().unwrap().contains("SM8550"));
         assert_eq!(ev.sched.traces[0].skipped.count, 0);
+    }
+
+    #[test]
+    fn cpu_flags_are_those_every_processor_lists() {
+        // An old big.LITTLE pairing: the A53s have no dot product, so the CPU as a whole has none.
+        let ev = run("processor\t: 0\nFeatures\t: fp asimd evtstrm aes crc32 cpuid\nCPU part\t: 0xd03\n\nprocessor\t: 4\nFeatures\t: fp asimd evtstrm aes crc32 cpuid asimddp\nCPU part\t: 0xd0a\n");
+        let f = ev.sched.hints.cpu_flags.as_ref().expect("flags");
+        assert_eq!((f.line, f.field), (2, "Features"));
+        assert!(f.names.contains("asimd") && !f.names.contains("asimddp"));
+        let x86 = run("processor\t: 0\nvendor_id\t: GenuineIntel\nflags\t\t: fpu vme sse3 avx avx2 AVX_VNNI\n");
+        let f = x86.sched.hints.cpu_flags.as_ref().expect("flags");
+        assert_eq!(f.field, "flags");
+        assert!(f.names.contains("avx2") && f.names.contains("avx_vnni"));
     }
 
     #[test]

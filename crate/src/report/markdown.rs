@@ -25,11 +25,7 @@ pub fn render(report: &Report) -> String {
     }
     let _ = writeln!(out, "## {}\n", escape(&t("ui.inputs")));
     for i in &report.inputs {
-        let kind = i
-            .kind
-            .as_ref()
-            .map(|k| catalogue::text(lang, &format!("kind.{}", k.key()), &[]))
-            .unwrap_or_default();
+        let kind = &i.kind_label;
         let size = catalogue::text(
             lang,
             "ui.input.size",

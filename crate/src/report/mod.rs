@@ -128,6 +128,10 @@ pub struct InputReport {
     pub framework: Option<Framework>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub framework_label: Option<String>,
+    /// What the input was read as, in the report's language (`kind` names the parser; a trace
+    /// input of only `/proc/cpuinfo` or `lscpu` reads "system information").
+    #[serde(default)]
+    pub kind_label: String,
     /// Bytes as given (compressed, for a gzipped input).
     pub bytes: u64,
     /// `bytes` as a reader writes it (`5.79 KiB`), so every renderer shows the same figure.
@@ -292,7 +296,12 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
                 .iter()
                 .enumerate()
                 .map(|(i, facts)| {
-                    let mut r = input_report(facts, lang);
+                    // A trace input that held only /proc/cpuinfo, lscpu or cpufreq dumps.
+                    let system_info = ev.sched.traces.iter().any(|t| {
+                        t.input == i
+                            && t.format == Some(crate::evidence::sched::TraceFormat::SystemInfo)
+                    });
+                    let mut r = input_report(facts, system_info, lang);
                     r.time_origin_epoch_s = origins.get(i).copied().flatten();
                     r
                 })
@@ -317,12 +326,15 @@ pub fn framework_name(lang: Lang, f: Framework) -> String {
     }
 }
 
-fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
+fn input_report(facts: &InputFacts, system_info: bool, lang: Lang) -> InputReport {
     let accepts = catalogue::text(lang, "ui.accepts", &[]);
     let kind_text = facts
         .kind
         .as_ref()
-        .map(|k| catalogue::text(lang, &format!("kind.{}", k.key()), &[]))
+        .map(|k| match k {
+            InputKind::Trace if system_info => catalogue::text(lang, "kind.system-info", &[]),
+            k => catalogue::text(lang, &format!("kind.{}", k.key()), &[]),
+        })
         .unwrap_or_default();
     // What the log was read as, and how to get a readable one from that framework.
     let fw = facts.framework.unwrap_or(crate::sniff::Framework::Unknown);
@@ -416,6 +428,7 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
         kind: facts.kind.clone(),
         framework: facts.framework,
         framework_label: facts.framework.map(|f| framework_name(lang, f)),
+        kind_label: kind_text.clone(),
         bytes: facts.bytes,
         size: crate::figures::size(facts.bytes as f64),
         lines: facts.lines,

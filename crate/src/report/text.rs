@@ -17,11 +17,7 @@ pub fn render(report: &Report) -> String {
     }
     let _ = writeln!(out, "\n{}", t("ui.inputs"));
     for i in &report.inputs {
-        let kind = i
-            .kind
-            .as_ref()
-            .map(|k| catalogue::text(lang, &format!("kind.{}", k.key()), &[]))
-            .unwrap_or_default();
+        let kind = &i.kind_label;
         let fw = i
             .framework_label
             .as_ref()
