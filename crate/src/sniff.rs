@@ -431,16 +431,24 @@ fn is_trace(lines: &[&str]) -> bool {
 /// `/proc/cpuinfo` (with CPU part ids), a `cpuinfo_max_freq` list or `lscpu` output: read with
 /// the traces, since they tell the CPU clusters apart.
 fn is_system_info(lines: &[&str]) -> bool {
+    // Arm kernels list `CPU part` and `Features`; x86 ones `vendor_id` and `flags`.
     let cpuinfo = lines
         .iter()
         .any(|l| l.starts_with("processor\t:") || l.starts_with("processor :"))
-        && lines.iter().any(|l| l.starts_with("CPU part"));
+        && lines.iter().any(|l| {
+            ["CPU part", "Features\t:", "vendor_id\t:", "flags\t\t:"]
+                .iter()
+                .any(|k| l.starts_with(k))
+        });
     let max_freq = lines
         .iter()
         .filter(|l| l.contains("cpuinfo_max_freq"))
         .count()
         >= 2;
-    cpuinfo || max_freq || crate::ingest::lscpu::looks_like(lines)
+    cpuinfo
+        || max_freq
+        || crate::ingest::max_freq_list::looks_like(lines)
+        || crate::ingest::lscpu::looks_like(lines)
 }
 
 fn is_csv(lines: &[&str]) -> bool {

@@ -1,5 +1,6 @@
-//! The CPU's own instruction flags (`/proc/cpuinfo` Features / flags, `lscpu` Flags) beside a
-//! log whose build lacks an instruction: they decide between "rebuild" and "this CPU cannot".
+//! System information: the CPU's own instruction flags (`/proc/cpuinfo` Features / flags,
+//! `lscpu` Flags) beside a log whose build lacks an instruction decide between "rebuild" and
+//! "this CPU cannot"; a bare `cpuinfo_max_freq` list gives the topology.
 
 use tokscope::Lang;
 use tokscope_tests::{report_of_set, root};
@@ -144,4 +145,55 @@ fn mnn_reports_the_device_itself() {
         "{}",
         f["fix"]
     );
+}
+
+#[test]
+fn an_x86_proc_cpuinfo_is_read_as_system_information() {
+    let r = report(
+        &[
+            "logs/llama-cpp-python-x86-noavx2.txt",
+            "cpu-flags/i5-8250u.cpuinfo.txt",
+        ],
+        Lang::En,
+    );
+    let input = &r["inputs"][1];
+    assert_eq!(input["kind"], "trace");
+    assert!(
+        input["kind_label"]
+            .as_str()
+            .unwrap()
+            .starts_with("system information"),
+        "{input}"
+    );
+    let f = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "cpu.missing-avx2")
+        .expect("avx2");
+    assert!(
+        f["summary"]
+            .as_str()
+            .unwrap()
+            .contains("The CPU has it (avx2 in the flags of"),
+        "{}",
+        f["summary"]
+    );
+}
+
+#[test]
+fn a_bare_max_freq_list_gives_the_topology_in_the_glob_order() {
+    let r = report(&["system/cpuinfo-max-freq-glob-sm8650.txt"], Lang::En);
+    let cpus = r["sched"]["topology"]["cpus"].as_array().unwrap();
+    let mhz: Vec<f64> = cpus
+        .iter()
+        .map(|c| c["max_mhz"].as_f64().unwrap())
+        .collect();
+    assert_eq!(
+        mhz,
+        [2265.6, 2265.6, 3148.8, 3148.8, 3148.8, 2956.8, 2956.8, 3302.4]
+    );
+    assert_eq!(cpus[0]["cluster"], "little");
+    assert_eq!(cpus[7]["cluster"], "big");
+    assert!(r["inputs"][0]["problems"].as_array().unwrap().is_empty());
 }

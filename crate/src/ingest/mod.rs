@@ -13,6 +13,7 @@ pub mod kernel_log;
 pub mod lines;
 pub mod log;
 pub mod lscpu;
+pub mod max_freq_list;
 pub mod perf_data;
 pub mod snapshot;
 pub mod telemetry;

@@ -10,6 +10,7 @@
 
 use super::lines::Line;
 use super::lscpu::Lscpu;
+use super::max_freq_list::MaxFreqList;
 use super::trace_line::{self, Style};
 use super::tracepoints::{self as tp, Tracepoint};
 use super::LineParser;
@@ -34,6 +35,8 @@ pub struct TraceParser {
     /// `/proc/cpuinfo`: the processor whose lines follow.
     processor: Option<u32>,
     lscpu: Lscpu,
+    /// A bare `cat .../cpu*/cpufreq/cpuinfo_max_freq` list being read.
+    max_freq_list: Option<MaxFreqList>,
     /// Series index per CPU (frequency) and per zone (temperature).
     freq_series: HashMap<u32, usize>,
     temp_series: HashMap<String, usize>,
@@ -57,6 +60,7 @@ impl TraceParser {
             table_total_samples: None,
             processor: None,
             lscpu: Lscpu::default(),
+            max_freq_list: None,
             freq_series: HashMap::new(),
             temp_series: HashMap::new(),
         }
@@ -213,6 +217,20 @@ impl TraceParser {
     /// Lines that are not events: headers, system information, simpleperf text forms.
     fn other(&mut self, number: u64, text: &str, ev: &mut Evidence) -> bool {
         let trimmed = text.trim();
+        // Before comments: a root prompt (`# cat ...`) can open the list.
+        if let Some(list) = self.max_freq_list.as_mut() {
+            if list.push(trimmed) {
+                return true;
+            }
+        }
+        if let Some(list) = self.max_freq_list.take() {
+            list.finish(&mut ev.sched.hints);
+        }
+        if let Some(list) = MaxFreqList::start(trimmed) {
+            self.max_freq_list = Some(list);
+            self.set_format(ev, TraceFormat::SystemInfo);
+            return true;
+        }
         if let Some(h) = text.strip_prefix('#') {
             self.header_comment(h, ev);
             return true;
@@ -517,6 +535,9 @@ impl LineParser for TraceParser {
 
     fn finish(&mut self, ev: &mut Evidence) {
         self.flush_sp(ev);
+        if let Some(list) = self.max_freq_list.take() {
+            list.finish(&mut ev.sched.hints);
+        }
         let input = self.input;
         let t = ev.sched.trace(input);
         t.finish();
