@@ -11,7 +11,9 @@
 //               {type: 'clear'}
 // Messages out: {type: 'ready'}, {type: 'fatal', error},
 //               {type: 'progress', token, name, bytes, total, mbps, wasmBytes},
-//               {type: 'file-done', token, cancelled}, {type: 'report', json, wasmBytes}
+//               {type: 'file-done', token, cancelled}, {type: 'report', json, wasmBytes},
+//               {type: 'core-error', token, name, error} (the core failed, on that file if
+//               token is set: this worker does nothing more, and the page starts a new one)
 // wasmBytes is the size of the core's linear memory (it only grows), so the memory the analysis
 // holds can be watched on big files (tests/e2e/bench-big.mjs records its peak).
 
@@ -106,13 +108,17 @@ async function analyzeOne(token, file, epoch) {
   let lastPost = 0;
   let offset = 0;
   let cancelled = false;
+  // Set while the core holds the bytes: an error then is the core's, not the browser's reading.
+  let inCore = false;
   try {
     for await (const chunk of pieces(file)) {
       if (epoch !== cancelEpoch) {
         cancelled = true;
         break;
       }
+      inCore = true;
       analysis.push(id, chunk);
+      inCore = false;
       offset += chunk.length;
       const now = performance.now();
       if (now - lastPost >= PROGRESS_MS) {
@@ -125,6 +131,7 @@ async function analyzeOne(token, file, epoch) {
     // Cancelled while the last piece was being read.
     if (!cancelled && epoch !== cancelEpoch && offset < file.size) cancelled = true;
   } catch (err) {
+    if (inCore) throw err;
     // A file the browser can no longer read: keep what was read, say so.
     postMessage({ type: 'read-error', token, name: file.name, error: String(err) });
     cancelled = true;
@@ -141,6 +148,23 @@ async function analyzeOne(token, file, epoch) {
 }
 
 let queue = Promise.resolve();
+/** The core failed: its memory can no longer be trusted, so nothing more runs here. */
+let broken = false;
+
+/**
+ * Runs `job` once the core is ready and the jobs before it are done. A job that fails never
+ * stops the ones after it; a failure of the core (a wasm trap, or any error thrown while it
+ * works) is reported, with the file it was reading, and the page replaces this worker.
+ */
+function enqueue(job, { token = null, name = null } = {}) {
+  queue = queue
+    .then(() => ready)
+    .then(() => (broken ? undefined : job()))
+    .catch((err) => {
+      broken = true;
+      postMessage({ type: 'core-error', token, name, error: String(err?.message ?? err) });
+    });
+}
 
 onmessage = ({ data }) => {
   switch (data.type) {
@@ -149,14 +173,14 @@ onmessage = ({ data }) => {
       break;
     case 'device':
       device = data.json;
-      queue = queue.then(() => ready).then(() => {
+      enqueue(() => {
         ensureAnalysis();
         analysis.set_device_json(device);
         postReport();
       });
       break;
     case 'settings':
-      queue = queue.then(() => ready).then(() => {
+      enqueue(() => {
         if (!analysis) return;
         if (data.topology !== undefined) analysis.set_topology(data.topology);
         if (data.threads !== undefined) analysis.set_threads(data.threads);
@@ -170,7 +194,7 @@ onmessage = ({ data }) => {
       const epoch = cancelEpoch;
       // One file at a time, in order; results appear as each one finishes.
       for (const { token, file } of data.files) {
-        queue = queue.then(() => ready).then(() => analyzeOne(token, file, epoch));
+        enqueue(() => analyzeOne(token, file, epoch), { token, name: file.name });
       }
       break;
     }
@@ -179,11 +203,11 @@ onmessage = ({ data }) => {
       break;
     case 'report':
       lang = data.lang ?? lang;
-      queue = queue.then(() => ready).then(postReport);
+      enqueue(postReport);
       break;
     case 'clear':
       cancelEpoch += 1;
-      queue = queue.then(() => {
+      enqueue(() => {
         analysis?.free();
         analysis = null;
       });

@@ -39,6 +39,17 @@ let fileCount = 0;
 let nextToken = 1;
 /** token -> progress row element, for files being read. */
 const inFlight = new Map();
+/** token -> File, for files sent to the worker and not done yet. */
+const sent = new Map();
+/**
+ * What the worker holds, so a new worker can be given the same after the core fails: the files
+ * read in full, in order, the last probe result and the user's settings.
+ */
+let analyzed = [];
+let lastDevice = null;
+let settingsSent = {};
+/** Files the core failed on: {name, error}; listed with the inputs, left out of the analysis. */
+let failed = [];
 
 function t(key, params = {}) {
   const template = catalogue[key]?.[lang] ?? key;
@@ -77,6 +88,12 @@ function startWorker(module) {
     w.onmessage = ({ data }) => {
       if (data.type === 'ready') {
         w.onmessage = ({ data: msg }) => onWorkerMessage(msg);
+        // A worker that dies later (an uncaught error, out of memory) is replaced like one whose
+        // core failed; the file it was reading is the one left out.
+        w.onerror = (e) => {
+          e.preventDefault?.();
+          onWorkerMessage({ type: 'core-error', token: sent.keys().next().value ?? null, error: e.message || 'stopped' });
+        };
         resolve(w);
       } else if (data.type === 'fatal') {
         reject(new Error(data.error));
@@ -98,18 +115,54 @@ function onWorkerMessage(msg) {
     case 'file-done': {
       inFlight.get(msg.token)?.remove();
       inFlight.delete(msg.token);
+      // A file cancelled part way is not read again by a replacement worker.
+      if (!msg.cancelled && sent.has(msg.token)) analyzed.push(sent.get(msg.token));
+      sent.delete(msg.token);
       fileCount += 1;
       const busy = inFlight.size > 0;
       $('#cancel').hidden = !busy;
-      if (!busy) setStatus(t(msg.cancelled ? 'ui.status.cancelled' : 'ui.status.done', { n: fileCount }));
+      if (!busy && failed.length) setStatus(t('ui.status.done-failed', { n: fileCount, failed: failed.length }), true);
+      else if (!busy) setStatus(t(msg.cancelled ? 'ui.status.cancelled' : 'ui.status.done', { n: fileCount }));
       break;
     }
     case 'report':
       if (!showingShared()) renderReport(JSON.parse(msg.json));
       break;
+    case 'core-error':
+      replaceWorker(msg).catch((err) => setStatus(t('ui.status.failed', { error: err.message ?? err }), true));
+      break;
     default:
       break;
   }
+}
+
+/**
+ * The core failed (a wasm trap: a bug in tokscope, never the user's doing). Its memory cannot be
+ * trusted, so a new worker reads the other files again, with the same probe result and settings;
+ * the file it failed on is listed with the error and left out.
+ */
+async function replaceWorker({ token, name, error }) {
+  const culprit = token != null ? sent.get(token) : null;
+  const failedName = culprit?.name ?? name ?? '';
+  failed.push({ name: failedName, error });
+  const again = [...analyzed, ...[...sent.entries()].filter(([k]) => k !== token).map(([, f]) => f)];
+  worker?.terminate();
+  worker = null;
+  for (const row of inFlight.values()) row.remove();
+  inFlight.clear();
+  sent.clear();
+  analyzed = [];
+  fileCount = 0;
+  worker = await startWorker(await coreModule);
+  if (lastDevice) worker.postMessage({ type: 'device', json: JSON.stringify(lastDevice) });
+  if (again.length) sendFiles(again);
+  else {
+    $('#results').hidden = false;
+    renderInputs([]);
+  }
+  // Settings act on the analysis, so they follow the files in the worker's queue.
+  if (Object.keys(settingsSent).length) worker.postMessage({ type: 'settings', ...settingsSent });
+  setStatus(t('ui.status.core-failed', { name: failedName, error }), true);
 }
 
 function showProgress({ token, name, bytes, total, mbps }) {
@@ -136,6 +189,11 @@ function analyzeFiles(files) {
     return;
   }
   noteInputs(files);
+  sendFiles(files);
+}
+
+/** Posts files to the worker, each with a progress row. */
+function sendFiles(files) {
   const batch = files.map((file) => {
     const token = nextToken++;
     const row = el('div', { class: 'file-progress', 'data-file': file.name },
@@ -143,6 +201,7 @@ function analyzeFiles(files) {
       el('span', { class: 'progress-text' }, file.name));
     $('#progress').append(row);
     inFlight.set(token, row);
+    sent.set(token, file);
     return { token, file };
   });
   $('#cancel').hidden = false;
@@ -198,6 +257,7 @@ function wireDropAsk() {
 
 /** The probe's hook: its results join the analysis, so the ceiling findings can use them. */
 function setDeviceProbe(probe) {
+  lastDevice = probe;
   worker?.postMessage({ type: 'device', json: JSON.stringify(probe) });
 }
 
@@ -227,6 +287,7 @@ function applyCompareChoice(choice) {
  * answer: the worker re-runs the analysis with it.
  */
 function applyToAnalysis(settings) {
+  settingsSent = { ...settingsSent, ...settings };
   worker?.postMessage({ type: 'settings', ...settings });
 }
 
@@ -268,6 +329,11 @@ function renderInputs(inputs) {
     }
     list.append(li);
   }
+  for (const f of failed) {
+    list.append(el('li', { 'data-input': f.name, 'data-kind': 'failed' },
+      el('div', { class: 'input-name' }, f.name),
+      el('p', { class: 'problem error', 'data-problem': 'core-failed' }, t('ui.input.core-failed', { error: f.error }))));
+  }
 }
 
 function clearAll() {
@@ -275,6 +341,10 @@ function clearAll() {
   worker?.postMessage({ type: 'clear' });
   for (const row of inFlight.values()) row.remove();
   inFlight.clear();
+  sent.clear();
+  analyzed = [];
+  failed = [];
+  settingsSent = {};
   $('#cancel').hidden = true;
   fileCount = 0;
   resetShare();
