@@ -29,6 +29,7 @@ pub mod report;
 pub mod session;
 pub mod share;
 pub mod sniff;
+pub mod stats;
 pub mod topology;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

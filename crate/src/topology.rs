@@ -306,6 +306,28 @@ fn levels_with(values: &BTreeMap<u32, f64>, step: f64) -> BTreeMap<u32, Cluster>
         .collect()
 }
 
+/// A CPU set as the kernel writes a cpulist: [0,1,2,3,6] -> "0-3,6", [4,5] -> "4-5".
+pub fn cpu_list(cpus: &[u32]) -> String {
+    let mut v = cpus.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < v.len() {
+        let mut j = i;
+        while j + 1 < v.len() && v[j + 1] == v[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            v[i].to_string()
+        } else {
+            format!("{}-{}", v[i], v[j])
+        });
+        i = j + 1;
+    }
+    out.join(",")
+}
+
 pub fn preset(id: &str) -> Option<&'static Preset> {
     PRESETS
         .iter()
@@ -532,6 +554,14 @@ pub fn resolve(s: &SchedEvidence) -> Topology {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cpu_lists_read_as_the_kernel_writes_them() {
+        assert_eq!(cpu_list(&[0, 1, 2, 3, 6]), "0-3,6");
+        assert_eq!(cpu_list(&[4, 5]), "4-5");
+        assert_eq!(cpu_list(&[7, 3, 1, 2, 2]), "1-3,7");
+        assert_eq!(cpu_list(&[]), "");
+    }
 
     #[test]
     fn levels_make_clusters() {

@@ -37,16 +37,6 @@ fn finding(
     }
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
 pub fn rule(ev: &Evidence) -> Vec<Finding> {
     let mut out = Vec::new();
     for input in 0..ev.inputs.len() {
@@ -77,8 +67,8 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             .collect();
         if timed.len() >= 3 {
             let first = decode_tok_s(timed[0]).unwrap_or(0.0);
-            let mut rest: Vec<f64> = timed[1..].iter().filter_map(|r| decode_tok_s(r)).collect();
-            let m = median(&mut rest);
+            let rest: Vec<f64> = timed[1..].iter().filter_map(|r| decode_tok_s(r)).collect();
+            let m = crate::stats::median(rest.iter().copied()).unwrap_or(0.0);
             if first > 0.0 && first < 0.7 * m {
                 out.push(finding(
                     "measure.first-run-slow",

@@ -2,10 +2,11 @@
 //! while they crowd others or the little ones: the pattern of a default CPU group or affinity
 //! mask that holds only part of the big cores (seed 000, §2.2).
 
-use super::sched_view::{self, cpu_list, pct};
+use super::sched_view::{self, pct};
 use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::Evidence;
+use crate::topology::cpu_list;
 use crate::topology::Cluster;
 
 pub const IDS: &[&str] = &["sched.affinity-subset"];

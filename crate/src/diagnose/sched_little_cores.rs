@@ -2,10 +2,11 @@
 //! samples) on little cores. A decode step waits at a barrier for its slowest thread, so one
 //! thread on a little core sets the pace of all of them.
 
-use super::sched_view::{self, cpu_list, pct, Unit};
+use super::sched_view::{self, pct, Unit};
 use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::Evidence;
+use crate::topology::cpu_list;
 use crate::topology::Cluster;
 
 pub const IDS: &[&str] = &["sched.little-cores"];

@@ -289,28 +289,6 @@ pub fn views(ev: &Evidence) -> (Topology, Vec<TraceView<'_>>) {
     (topo, views)
 }
 
-/// CPU list as ranges: [0,1,2,3,6] -> "0-3,6".
-pub fn cpu_list(cpus: &[u32]) -> String {
-    let mut v = cpus.to_vec();
-    v.sort_unstable();
-    v.dedup();
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < v.len() {
-        let mut j = i;
-        while j + 1 < v.len() && v[j + 1] == v[j] + 1 {
-            j += 1;
-        }
-        out.push(if i == j {
-            v[i].to_string()
-        } else {
-            format!("{}-{}", v[i], v[j])
-        });
-        i = j + 1;
-    }
-    out.join(",")
-}
-
 pub fn pct(x: f64) -> String {
     format!("{:.0}%", x * 100.0)
 }

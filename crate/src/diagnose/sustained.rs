@@ -9,7 +9,7 @@
 
 use super::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
-use crate::kernel::work::median;
+use crate::stats::median;
 
 pub const IDS: &[&str] = &["thermal.sustained-drop"];
 
@@ -37,7 +37,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
         return Vec::new();
     }
     let k = ((pts.len() as f64 * EDGE).ceil() as usize).max(2);
-    let level = |s: &[(f64, f64)]| median(&mut s.iter().map(|p| p.1).collect::<Vec<_>>());
+    let level = |s: &[(f64, f64)]| median(s.iter().map(|p| p.1)).unwrap_or(0.0);
     let start = level(&pts[..k]);
     let end = level(&pts[pts.len() - k..]);
     if start <= 0.0 {

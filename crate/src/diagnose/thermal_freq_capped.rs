@@ -5,12 +5,12 @@
 //! the user): a trace's own highest frequency cannot show that it was capped throughout.
 
 use super::freq_view;
-use super::sched_view::cpu_list;
 use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::sched::TopologySource;
 use crate::evidence::Evidence;
 use crate::topology;
+use crate::topology::cpu_list;
 
 pub const IDS: &[&str] = &["thermal.freq-capped"];
 

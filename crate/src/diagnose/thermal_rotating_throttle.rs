@@ -10,10 +10,10 @@
 //! stepping down as a whole does not fire this (it is `thermal.freq-capped` or a thermal wall).
 
 use super::freq_view;
-use super::sched_view::cpu_list;
 use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::Evidence;
+use crate::topology::cpu_list;
 use crate::topology::{self, Cluster};
 use std::collections::BTreeSet;
 
@@ -98,11 +98,8 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             if partial < MIN_PARTIAL_WINDOWS || capped_cpus.len() < 2 || changes < 2 {
                 continue;
             }
-            let median = |v: &mut Vec<f64>| {
-                v.sort_by(f64::total_cmp);
-                v.get(v.len() / 2).copied().unwrap_or(0.0)
-            };
-            let (lo, hi) = (median(&mut low), median(&mut high));
+            let median = |v: &[f64]| crate::stats::median(v.iter().copied()).unwrap_or(0.0);
+            let (lo, hi) = (median(&low), median(&high));
             let cpus = cpu_list(&capped_cpus.iter().copied().collect::<Vec<_>>());
             out.push(Finding {
                 id: IDS[0],

@@ -8,7 +8,7 @@
 //! add up to the aggregate.
 
 use super::q4::Path;
-use super::work::{median, Worker};
+use super::work::Worker;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Barrier};
@@ -51,7 +51,10 @@ pub fn measure(w: &mut Worker, works: &[Work]) -> Vec<f64> {
             r.push(window(w, work, ws));
         }
     }
-    rates.iter_mut().map(|r| median(r)).collect()
+    rates
+        .iter()
+        .map(|r| crate::stats::median(r.iter().copied()).unwrap_or(0.0))
+        .collect()
 }
 
 #[derive(Debug, Clone, Serialize)]

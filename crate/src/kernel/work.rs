@@ -77,20 +77,6 @@ impl Worker {
     }
 }
 
-/// The median (0 for none); NaNs sort last.
-pub fn median(v: &mut [f64]) -> f64 {
-    if v.is_empty() {
-        return 0.0;
-    }
-    v.sort_by(|a, b| a.total_cmp(b));
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,12 +89,5 @@ mod tests {
         let before = w.sink;
         assert!(w.q4_call(Path::Scalar, 1 << 20) > 0);
         assert_ne!(w.sink, before);
-    }
-
-    #[test]
-    fn median_of_windows() {
-        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(&mut [4.0, 1.0, 2.0, 3.0]), 2.5);
-        assert_eq!(median(&mut []), 0.0);
     }
 }

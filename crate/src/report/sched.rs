@@ -171,7 +171,7 @@ fn trace_report(ev: &Evidence, v: &TraceView<'_>, topo: &Topology) -> TraceRepor
                 mid: s(Cluster::Mid),
                 big: s(Cluster::Big),
                 unknown: s(Cluster::Unknown),
-                cpus: sched_view::cpu_list(&cpus),
+                cpus: crate::topology::cpu_list(&cpus),
                 runnable_s: sched_view::measures_runnable(v).then(|| round3(r.thread.runnable_s)),
             }
         })

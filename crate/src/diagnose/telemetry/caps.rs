@@ -10,11 +10,12 @@
 //! least two cells, with at least three full swings between levels ≥ 10 % of peak apart.
 
 use super::stats::{autocorrelation, quantile};
-use super::{cpu_list, num, Ctx, CAP_RATIO};
+use super::{num, Ctx, CAP_RATIO};
 use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
 use crate::sniff::InputKind;
+use crate::topology::cpu_list;
 
 pub const IDS: &[&str] = &["thermal.rotating-cap", "thermal.oscillating-cap"];
 

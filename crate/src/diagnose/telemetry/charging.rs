@@ -10,11 +10,11 @@
 //!
 //! Low battery: busy cells below 20 % charge against those at or above it.
 
-use super::stats::median;
 use super::{num, Ctx};
 use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
+use crate::stats::median;
 
 pub const IDS: &[&str] = &["power.charging-contention", "power.low-battery"];
 

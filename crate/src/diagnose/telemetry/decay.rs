@@ -7,11 +7,12 @@
 //! power rail, so the finding says whether the decay follows the clock, heat, or neither (then
 //! the LLM confound applies: per-token cost grows with context even at a fixed clock).
 
-use super::stats::{median, trend};
+use super::stats::trend;
 use super::{num, signed, Ctx};
 use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
+use crate::stats::median;
 
 pub const IDS: &[&str] = &["thermal.sustained-decay"];
 

@@ -16,6 +16,7 @@ pub mod stats;
 pub mod thermal_wall;
 
 use crate::evidence::{Evidence, InputId, Quantity, Series};
+use crate::topology::cpu_list;
 
 /// Most grid cells: enough to see a 10 s cap toggle in a one-hour run, and small enough that
 /// every rule is O(cells²) at worst.
@@ -167,27 +168,6 @@ fn is_memory_clock(name: &str) -> bool {
     .any(|w| l.contains(w))
 }
 
-/// A short CPU list: `0-3`, `4,6`.
-pub fn cpu_list(cpus: &[u32]) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < cpus.len() {
-        let mut j = i;
-        while j + 1 < cpus.len() && cpus[j + 1] == cpus[j] + 1 {
-            j += 1;
-        }
-        out.push(if j > i + 1 {
-            format!("{}-{}", cpus[i], cpus[j])
-        } else if j == i + 1 {
-            format!("{},{}", cpus[i], cpus[j])
-        } else {
-            cpus[i].to_string()
-        });
-        i = j + 1;
-    }
-    out.join(",")
-}
-
 impl Ctx {
     /// Builds the context, or `None` when there is no telemetry at all.
     pub fn new(ev: &Evidence) -> Option<Ctx> {
@@ -208,7 +188,7 @@ impl Ctx {
                 .map(|w| w[1].0 - w[0].0)
                 .filter(|d| *d > 0.0)
                 .collect();
-            if let Some(d) = stats::median(gaps) {
+            if let Some(d) = crate::stats::median(gaps) {
                 min_dt = min_dt.min(d);
             }
         }

@@ -6,11 +6,12 @@
 //! (coefficient of variation) make a periodic stall. When a voltage is recorded, the dips are
 //! checked against it.
 
-use super::stats::{mean, median};
+use super::stats::mean;
 use super::{num, Ctx};
 use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
+use crate::stats::median;
 
 pub const IDS: &[&str] = &["power.periodic-stall"];
 

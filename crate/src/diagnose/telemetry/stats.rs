@@ -6,10 +6,7 @@
 //! and easy to audit, and over CUSUM because it finds several steps (a cap that deepens) in one
 //! pass without a tuned drift parameter.
 
-/// Median of the finite values; `None` if there are none.
-pub fn median(values: impl IntoIterator<Item = f64>) -> Option<f64> {
-    quantile(values, 0.5)
-}
+use crate::stats::median;
 
 /// The `q` quantile (nearest rank) of the finite values.
 pub fn quantile(values: impl IntoIterator<Item = f64>, q: f64) -> Option<f64> {

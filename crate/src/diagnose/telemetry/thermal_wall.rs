@@ -184,11 +184,11 @@ fn power_ceiling(ctx: &Ctx, cap: &Cap) -> Option<(f64, f64, String)> {
             if capped.len() < 5 {
                 return None;
             }
-            let med = stats::median(capped.iter().copied())?;
+            let med = crate::stats::median(capped.iter().copied())?;
             let lo = stats::quantile(capped.iter().copied(), 0.1)?;
             let hi = stats::quantile(capped.iter().copied(), 0.9)?;
             let ceiling = match limit {
-                Some(l) => stats::median(l.values.iter().copied())?,
+                Some(l) => crate::stats::median(l.values.iter().copied())?,
                 None => stats::quantile(p.values.iter().copied(), 0.99)?,
             };
             let flat = (hi - lo) <= 0.05 * med && med >= 0.9 * ceiling;
