@@ -148,7 +148,7 @@ fn a_cool_cap_is_a_likely_power_wall_naming_its_alternative() {
         "likely",
         "performance daemon",
         "would confirm",
-        "CPU 6,7",
+        "CPU 6-7",
         "−45%",
     ] {
         assert!(s.contains(needed), "{needed:?} missing from {s}");
@@ -303,4 +303,24 @@ fn mangled_telemetry_is_survived() {
             );
         }
     }
+}
+
+#[test]
+fn a_step_down_is_called_a_step_not_a_zero_rate() {
+    // The phone fixture drops from one flat level to another: Theil–Sen gives 0 tok/s per hour.
+    let report = report_of(&root().join("samples/bundles/phone-fixture-hot-little-cores.txt"), Lang::En);
+    let f = report["findings"]
+        .as_array()
+        .and_then(|fs| fs.iter().find(|f| f["id"] == "thermal.sustained-decay"))
+        .expect("sustained-decay");
+    let summary = f["summary"].as_str().unwrap();
+    assert!(summary.contains("in a step"), "{summary}");
+    assert!(!summary.contains("0 tok/s per hour"), "{summary}");
+    // A gradual decay keeps its rate.
+    let g = finding("sustained-decay.csv", "thermal.sustained-decay");
+    assert!(
+        g["summary"].as_str().unwrap().contains("tok/s per hour"),
+        "{}",
+        g["summary"]
+    );
 }

@@ -61,20 +61,28 @@ fn find(ctx: &Ctx) -> Option<Finding> {
         .map_or_else(|| "?".into(), |d| format!("{} °C", signed(d, 1)));
     let t0 = ctx.grid.t(busy[0]);
     let t1 = ctx.grid.t(*busy.last()?) + ctx.grid.dt;
+    let slope_per_h = num(slope * 3600.0, 2);
+    // A step down (two flat levels) has a Theil–Sen slope of 0: most pairs of points lie on one
+    // level. Its summary then speaks of a step, not of a rate that reads as "no decay".
+    let step = slope_per_h.parse::<f64>().is_ok_and(|s| s == 0.0);
+    let mut params = vec![
+        ("start", num(start, 1)),
+        ("end", num(end, 1)),
+        ("ratio_pct", num(100.0 * end / start, 0)),
+        ("slope_per_h", slope_per_h),
+        ("steady_s", num(ctx.grid.t(steady) - t0, 0)),
+        ("clock_change", clock),
+        ("temp_change", heat),
+        ("t_start", num(t0, 0)),
+        ("t_end", num(t1, 0)),
+    ];
+    if step {
+        params.push(("variant", "step".to_string()));
+    }
     Some(Finding {
         id: "thermal.sustained-decay",
         severity: Severity::Warning,
-        params: vec![
-            ("start", num(start, 1)),
-            ("end", num(end, 1)),
-            ("ratio_pct", num(100.0 * end / start, 0)),
-            ("slope_per_h", num(slope * 3600.0, 2)),
-            ("steady_s", num(ctx.grid.t(steady) - t0, 0)),
-            ("clock_change", clock),
-            ("temp_change", heat),
-            ("t_start", num(t0, 0)),
-            ("t_end", num(t1, 0)),
-        ],
+        params,
         count: None,
         evidence: vec![EvidenceRef {
             input: tok.input,
