@@ -84,6 +84,9 @@ pub enum InputKind {
     /// Thread and memory snapshots: `top -H`, `ps -T`, `/proc/<pid>/task/*/stat`, `taskset -p`,
     /// `dumpsys meminfo`, `/proc/<pid>/status`, `free`, `/proc/meminfo`.
     Snapshot,
+    /// Counter summaries: `perf stat` (text, `-I`, `-x` CSV) and `simpleperf stat`, possibly
+    /// after the output of the command they wrapped (`framework` then names its log).
+    Counters,
 }
 
 impl InputKind {
@@ -98,6 +101,7 @@ impl InputKind {
             InputKind::Unsupported => "unsupported",
             InputKind::KernelLog => "kernel-log",
             InputKind::Snapshot => "snapshot",
+            InputKind::Counters => "counters",
         }
     }
 }
@@ -202,6 +206,10 @@ pub fn sniff(head: &[u8]) -> Sniffed {
     }
     if crate::ingest::kernel_log::looks_like(&lines) {
         return Sniffed::of(InputKind::KernelLog, None, encoding);
+    }
+    // A summary pasted after the output of the command it wrapped keeps that log's framework.
+    if crate::ingest::perf_stat::looks_like(&lines) {
+        return Sniffed::of(InputKind::Counters, detect_framework(&lines), encoding);
     }
     let mut framework = detect_framework(&lines);
     // A benchmark table pasted alone (llama-bench or llm_bench rows, often tab-separated and

@@ -386,7 +386,10 @@ fn input_report(facts: &InputFacts, lang: Lang) -> InputReport {
                     | ProblemCode::BundleNewer
                     | ProblemCode::BundleLinesSkipped
                     | ProblemCode::StatusLinesSkipped
-                    | ProblemCode::SnapshotLinesSkipped => "warning",
+                    | ProblemCode::SnapshotLinesSkipped
+                    | ProblemCode::CountersNotRead
+                    | ProblemCode::CounterLinesSkipped
+                    | ProblemCode::CountersCut => "warning",
                     ProblemCode::TimingsNotRead | ProblemCode::NothingRead => "warning",
                     ProblemCode::UnknownLog
                     | ProblemCode::Cancelled
