@@ -150,34 +150,6 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
 fn summary(s: &CounterSummary, blocks: usize, clocks: Option<&(f64, Option<f64>)>) -> Finding {
     let rate = |v: &Option<CounterValue>| v.as_ref().and_then(|v| s.per_second(v)).map(fmt);
     let total = |v: &Option<CounterValue>| v.as_ref().map(|v| format!("{:.0}", v.value));
-    let mut notes = Vec::new();
-    if !s.not_counted.is_empty() {
-        notes.push("@counters.note.not-counted");
-    }
-    if [&s.cycles, &s.instructions].iter().any(|v| {
-        v.as_ref()
-            .is_some_and(|v| v.share_pct.is_some_and(|p| p < 99.5))
-    }) {
-        notes.push("@counters.note.multiplexed");
-    }
-    if [&s.cycles, &s.instructions]
-        .iter()
-        .any(|v| v.as_ref().is_some_and(|v| v.partial))
-    {
-        notes.push("@counters.note.partial");
-    }
-    if s.repeats.is_some() {
-        notes.push("@counters.note.repeats");
-    }
-    if s.intervals > 0 {
-        notes.push("@counters.note.intervals");
-    }
-    if blocks > 1 {
-        notes.push("@counters.note.blocks");
-    }
-    if s.scope == CounterScope::SystemWide {
-        notes.push("@counters.note.system");
-    }
     let params = vec![
         ("tool", s.tool.label().to_string()),
         ("scope", scope_param(s)),
@@ -197,28 +169,6 @@ fn summary(s: &CounterSummary, blocks: usize, clocks: Option<&(f64, Option<f64>)
             "max_clock",
             clocks.map_or("@counters.max-unknown".to_string(), |c| ghz(c.0)),
         ),
-        (
-            "not_counted",
-            s.not_counted
-                .iter()
-                .map(|(e, _)| e.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
-        ),
-        (
-            "repeats",
-            s.repeats.map_or(String::new(), |r| r.to_string()),
-        ),
-        ("intervals", s.intervals.to_string()),
-        ("blocks", blocks.to_string()),
-        (
-            "notes",
-            if notes.is_empty() {
-                String::new()
-            } else {
-                notes.join("|")
-            },
-        ),
     ];
     let quote = Quote::phrase(
         "quote.counters.figures",
@@ -233,15 +183,92 @@ fn summary(s: &CounterSummary, blocks: usize, clocks: Option<&(f64, Option<f64>)
             .cloned()
             .collect(),
     );
+    let mut evidence = vec![line_ref(s, None, quote)];
+    evidence.extend(notes(s, blocks));
     Finding {
         id: IDS[0],
         severity: Severity::Info,
         params,
         count: None,
-        evidence: vec![line_ref(s, None, quote)],
+        evidence,
         lines: Vec::new(),
         lines_truncated: false,
     }
+}
+
+/// What qualifies the figures, each at its line: events not counted, multiplexed or
+/// mode-restricted counts, averages, interval sums, repeated blocks, a system-wide scope.
+fn notes(s: &CounterSummary, blocks: usize) -> Vec<EvidenceRef> {
+    let mut out = Vec::new();
+    let at = |line: u64, key: &'static str, params: Vec<(&'static str, String)>| EvidenceRef {
+        input: s.input,
+        lines: Some((line, line)),
+        time_s: None,
+        quote: Some(Quote::phrase(key, params)),
+    };
+    if let Some((_, line)) = s.not_counted.first() {
+        let events: Vec<&str> = s.not_counted.iter().map(|(e, _)| e.as_str()).collect();
+        out.push(at(
+            *line,
+            "quote.counters.not-counted",
+            vec![("events", events.join(", "))],
+        ));
+    }
+    let hw = [&s.cycles, &s.instructions];
+    if let Some(v) = hw
+        .iter()
+        .filter_map(|v| v.as_ref())
+        .filter(|v| v.share_pct.is_some_and(|p| p < 99.5))
+        .min_by(|a, b| {
+            a.share_pct
+                .partial_cmp(&b.share_pct)
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+    {
+        let share = format!("{:.0}%", v.share_pct.unwrap_or(100.0));
+        out.push(at(
+            v.line,
+            "quote.counters.multiplexed",
+            vec![("share", share)],
+        ));
+    }
+    if let Some(v) = hw.iter().filter_map(|v| v.as_ref()).find(|v| v.partial) {
+        let event = v
+            .text
+            .split_whitespace()
+            .rev()
+            .find(|w| w.contains(':') || w.contains('/'));
+        out.push(at(
+            v.line,
+            "quote.counters.partial",
+            vec![("event", event.unwrap_or("cycles").to_string())],
+        ));
+    }
+    if let Some(r) = s.repeats {
+        out.push(at(
+            s.first_line,
+            "quote.counters.repeats",
+            vec![("repeats", r.to_string())],
+        ));
+    }
+    if s.intervals > 0 {
+        out.push(at(
+            s.first_line,
+            "quote.counters.intervals",
+            vec![("intervals", s.intervals.to_string())],
+        ));
+    }
+    if blocks > 1 {
+        out.push(at(
+            s.first_line,
+            "quote.counters.blocks",
+            vec![("blocks", blocks.to_string())],
+        ));
+    }
+    if s.scope == CounterScope::SystemWide {
+        out.push(at(s.first_line, "quote.counters.system", Vec::new()));
+    }
+    out
 }
 
 fn waiting(ev: &Evidence, s: &CounterSummary, run: &Run, n: u32, cpus: f64) -> Finding {

@@ -84,11 +84,16 @@ pub fn looks_like(lines: &[&str]) -> bool {
         .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with('$'))
         .take(40)
         .collect();
-    let rows = body
+    let csv = body
         .iter()
         .filter(|l| csv_row(l, false).is_some_and(|r| r.kind != Kind::Other))
         .count();
-    rows >= 2 && rows * 10 >= body.len() * 6
+    // Headerless text rows: `perf stat -I` pasted without its first lines.
+    let text = body
+        .iter()
+        .filter(|l| l.contains('#') && text_row(l, false).is_some_and(|r| r.kind != Kind::Other))
+        .count();
+    (csv >= 2 && csv * 10 >= body.len() * 6) || (text >= 3 && text * 10 >= body.len() * 6)
 }
 
 /// A pasted line without its quote marks (`> `) and surrounding blanks.
@@ -97,7 +102,8 @@ fn unquote(line: &str) -> &str {
     while let Some(rest) = t.strip_prefix('>') {
         t = rest.trim_start();
     }
-    t
+    // A Ctrl-C echoed in front of the last interval of `perf stat -I`.
+    t.strip_prefix("^C").map_or(t, str::trim_start)
 }
 
 /// What an event counts, for the figures tokscope derives.
@@ -298,7 +304,7 @@ fn text_row(t: &str, comma: bool) -> Option<Row> {
     let prefix = &rest[..count_at];
     let stamp = prefix
         .first()
-        .filter(|p| prefix.len() <= 2 && p.contains('.'))
+        .filter(|p| prefix.len() <= 2 && p.contains(['.', ',']))
         .and_then(|p| number(p, comma));
     let mut metric = None;
     if let Some(m) = right {
@@ -413,10 +419,17 @@ fn is_tool_note(t: &str) -> bool {
         "WARNING:",
         "Error:",
     ];
+    // Shell prompts (`$ cmd`, a bare `host:/dir $` after the output) and simpleperf's own log
+    // lines (`simpleperf W cmd_stat.cpp:868] ...`).
+    let prompt = t.starts_with('$') || t.ends_with('$') || t.ends_with(" #");
+    let tool_log = t
+        .strip_prefix("simpleperf ")
+        .is_some_and(|r| r.len() > 2 && r.as_bytes()[1] == b' ' && "VDIWEF".contains(&r[..1]));
     NOTES
         .iter()
         .any(|n| t.starts_with(n) || t.contains(" perf stat "))
-        || t.starts_with('$')
+        || prompt
+        || tool_log
 }
 
 /// The scope a perf header names.
@@ -434,10 +447,20 @@ fn perf_scope(target: &str) -> CounterScope {
 /// The scope a simpleperf command line (echoed before its output) names.
 fn simpleperf_scope(cmd: &str) -> CounterScope {
     let words: Vec<&str> = cmd.split_whitespace().collect();
-    if words.iter().any(|w| *w == "-a") {
+    let value = |flag: &str| {
+        words
+            .iter()
+            .position(|w| *w == flag)
+            .and_then(|i| words.get(i + 1))
+    };
+    if words.contains(&"-a") {
         CounterScope::SystemWide
-    } else if words.iter().any(|w| matches!(*w, "-p" | "-t" | "--app")) {
-        CounterScope::Attached(crate::evidence::clip(cmd))
+    } else if let Some(p) = value("-p") {
+        CounterScope::Attached(crate::evidence::clip(&format!("process id '{p}'")))
+    } else if let Some(t) = value("-t") {
+        CounterScope::Attached(crate::evidence::clip(&format!("thread id '{t}'")))
+    } else if let Some(a) = value("--app") {
+        CounterScope::Attached(crate::evidence::clip(&format!("app '{a}'")))
     } else {
         CounterScope::Unknown
     }
