@@ -134,7 +134,8 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                 out.push(waiting(ev, s, run, n, cpus));
             }
         }
-        if let Some(f) = migrations(s) {
+        // A system-wide count moves every task, not the inference threads.
+        if let Some(f) = migrations(s).filter(|_| !system) {
             out.push(f);
         }
         if let (Some(g), Some((fastest, little)), false) = (s.ghz(), clocks.as_ref(), system) {
