@@ -207,15 +207,15 @@ pub fn sniff(head: &[u8]) -> Sniffed {
     if crate::ingest::kernel_log::looks_like(&lines) {
         return Sniffed::of(InputKind::KernelLog, None, encoding);
     }
-    // A summary pasted after the output of the command it wrapped keeps that log's framework.
-    if crate::ingest::perf_stat::looks_like(&lines) {
-        return Sniffed::of(InputKind::Counters, detect_framework(&lines), encoding);
-    }
     let mut framework = detect_framework(&lines);
     // A benchmark table pasted alone (llama-bench or llm_bench rows, often tab-separated and
     // without a header) would otherwise pass for CSV telemetry.
     if framework.is_none() && is_bench_table(&lines) {
         framework = Some(Framework::LlamaCpp);
+    }
+    // A summary pasted after the output of the command it wrapped keeps that log's framework.
+    if crate::ingest::perf_stat::looks_like(&lines) {
+        return Sniffed::of(InputKind::Counters, framework, encoding);
     }
     // After the frameworks: a `top` frame names `llama-cli` only as a process, a log that pastes
     // a `top` stays a log.

@@ -151,6 +151,16 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
 fn summary(s: &CounterSummary, blocks: usize, clocks: Option<&(f64, Option<f64>)>) -> Finding {
     let rate = |v: &Option<CounterValue>| v.as_ref().and_then(|v| s.per_second(v)).map(fmt);
     let total = |v: &Option<CounterValue>| v.as_ref().map(|v| format!("{:.0}", v.value));
+    // Each figure is a phrase with its numbers, or one that says it was not counted.
+    let part = |known: bool, some: &str, rate: bool, none: &str| -> String {
+        match (known, rate) {
+            (true, true) => format!("@counters.fig.{some}"),
+            (true, false) => format!("@counters.fig.{some}-total"),
+            _ => format!("@counters.fig.{none}"),
+        }
+    };
+    let switch_rate = rate(&s.context_switches);
+    let migration_rate = rate(&s.cpu_migrations);
     let params = vec![
         ("tool", s.tool.label().to_string()),
         ("scope", scope_param(s)),
@@ -160,10 +170,36 @@ fn summary(s: &CounterSummary, blocks: usize, clocks: Option<&(f64, Option<f64>)
             "task",
             or_unknown(s.task_clock_ms.as_ref().map(|t| fmt(t.value / 1000.0))),
         ),
+        (
+            "cpus_part",
+            if s.cpus_used().is_some() && s.task_clock_ms.is_some() && s.elapsed().is_some() {
+                "@counters.fig.cpus".to_string()
+            } else {
+                "@counters.fig.cpus-none".to_string()
+            },
+        ),
         ("switches", or_unknown(total(&s.context_switches))),
-        ("switch_rate", or_unknown(rate(&s.context_switches))),
+        ("switch_rate", or_unknown(switch_rate.clone())),
+        (
+            "switches_part",
+            part(
+                s.context_switches.is_some(),
+                "switches",
+                switch_rate.is_some(),
+                "switches-none",
+            ),
+        ),
         ("migrations", or_unknown(total(&s.cpu_migrations))),
-        ("migration_rate", or_unknown(rate(&s.cpu_migrations))),
+        ("migration_rate", or_unknown(migration_rate.clone())),
+        (
+            "migrations_part",
+            part(
+                s.cpu_migrations.is_some(),
+                "migrations",
+                migration_rate.is_some(),
+                "migrations-none",
+            ),
+        ),
         ("ghz", or_unknown(s.ghz().map(ghz))),
         ("ipc", or_unknown(s.ipc().map(fmt))),
         (

@@ -466,6 +466,17 @@ fn simpleperf_scope(cmd: &str) -> CounterScope {
     }
 }
 
+/// What a line was to the counter reader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    /// A line of a summary: header, row, total.
+    Counter,
+    /// A line around it that holds no figure (a prompt, the command, a tool note): known, and
+    /// also handed to the framework log parser, since a command line names threads and model.
+    Aside,
+    Unknown,
+}
+
 pub struct PerfStatParser {
     input: InputId,
     /// The framework log the summary was pasted after, when the sniffer found one.
@@ -479,6 +490,10 @@ pub struct PerfStatParser {
     skipped: SkippedLines,
     /// The open summary's CPU time comes from `cpu-clock` (no `task-clock` row yet).
     from_cpu_clock: bool,
+    /// The open summary has printed its total (`seconds time elapsed`, `Total test time`) or
+    /// its code fence closed: only `user` / `sys` lines still belong to it, and only rows of
+    /// known events start another one (a table after it is no counter).
+    ended: bool,
 }
 
 impl PerfStatParser {
@@ -491,6 +506,7 @@ impl PerfStatParser {
             comma: false,
             skipped: SkippedLines::default(),
             from_cpu_clock: false,
+            ended: false,
         }
     }
 
@@ -512,11 +528,12 @@ impl PerfStatParser {
     fn open(&mut self, tool: CounterTool, scope: CounterScope, line: u64, ev: &mut Evidence) {
         self.close(ev);
         self.from_cpu_clock = false;
+        self.ended = false;
         self.current = Some(CounterSummary::new(self.input, tool, scope, line));
     }
 
-    /// Handles a line of the summary; false when it has no counter shape.
-    fn counter_line(&mut self, n: u64, t: &str, ev: &mut Evidence) -> bool {
+    /// Reads a line of the summary, if it is one.
+    fn counter_line(&mut self, n: u64, t: &str, ev: &mut Evidence) -> Seen {
         let r = re();
         if let Some(c) = r.perf_header.captures(t) {
             let scope = perf_scope(&c[1]);
@@ -524,7 +541,7 @@ impl PerfStatParser {
             if let Some(s) = self.current.as_mut() {
                 s.repeats = c.get(2).and_then(|m| m.as_str().parse().ok());
             }
-            return true;
+            return Seen::Counter;
         }
         if header_tool(t) == Some(CounterTool::Simpleperf) {
             let scope = self
@@ -533,11 +550,11 @@ impl PerfStatParser {
                 .filter(|c| c.contains("simpleperf"))
                 .map_or(CounterScope::Unknown, simpleperf_scope);
             self.open(CounterTool::Simpleperf, scope, n, ev);
-            return true;
+            return Seen::Counter;
         }
         if t.contains("perf stat") {
-            self.command = Some(t.to_string());
-            return true;
+            self.command = Some(crate::evidence::clip(t));
+            return Seen::Aside;
         }
         if let Some(c) = r.elapsed.captures(t) {
             self.note_comma(&c[1]);
@@ -547,7 +564,8 @@ impl PerfStatParser {
                 s.elapsed_s = Some(CounterValue::new(v, n, t));
             }
             s.last_line = n;
-            return true;
+            self.ended = true;
+            return Seen::Counter;
         }
         if let Some(c) = r.user_sys.captures(t) {
             self.note_comma(&c[1]);
@@ -558,7 +576,7 @@ impl PerfStatParser {
                 _ => s.sys_s = v,
             }
             s.last_line = n;
-            return true;
+            return Seen::Counter;
         }
         if let Some(c) = r.total_time.captures(t) {
             let v = number(&c[1], false);
@@ -567,13 +585,26 @@ impl PerfStatParser {
                 s.elapsed_s = Some(CounterValue::new(v, n, t));
             }
             s.last_line = n;
-            return true;
+            self.ended = true;
+            return Seen::Counter;
         }
         // Column headers (`#  count  event_name  # count / runtime`, with `thread_name pid tid`
         // or `cpu` in front under --per-thread / --per-core), metric continuation lines.
         let column_header = t.contains("event_name") && t.contains("count");
-        if t.starts_with('#') || column_header || is_tool_note(t) {
-            return true;
+        if column_header || (t.starts_with('#') && self.current.is_some()) {
+            return Seen::Counter;
+        }
+        if t.starts_with('#') || is_tool_note(t) {
+            return Seen::Aside;
+        }
+        // A metric-only line inside a summary: `TopdownL1 (cpu_core)  #  45.6 %  tma_backend_bound`.
+        if let (Some(_), false, Some((left, _))) = (&self.current, self.ended, t.split_once('#')) {
+            let counted = left
+                .split_whitespace()
+                .any(|w| w.starts_with(|c: char| c.is_ascii_digit() || c == '<'));
+            if !counted {
+                return Seen::Counter;
+            }
         }
         let simpleperf = self
             .current
@@ -590,12 +621,19 @@ impl PerfStatParser {
         }
         .or_else(|| csv_row(t, simpleperf));
         let Some(row) = row else {
-            return false;
+            return Seen::Unknown;
         };
-        // Before any header, only rows of known events start a (CSV) summary: a framework log
-        // line that happens to end in a word is no counter.
-        if self.current.is_none() && row.kind == Kind::Other {
-            return false;
+        // Outside an open summary, only rows of known events start a (headerless) one: a log
+        // or table line that happens to end in a word is no counter.
+        let open = self.current.is_some() && !self.ended;
+        if !open && row.kind == Kind::Other {
+            return Seen::Unknown;
+        }
+        // A known row after a finished summary starts the next (headerless) one.
+        if self.ended {
+            self.close(ev);
+            self.ended = false;
+            self.from_cpu_clock = false;
         }
         let tool = if simpleperf {
             CounterTool::Simpleperf
@@ -603,7 +641,7 @@ impl PerfStatParser {
             CounterTool::Perf
         };
         self.add_row(n, t, row, tool);
-        true
+        Seen::Counter
     }
 
     /// A text row shows a decimal comma on a count with both separators (`32.041,77`) or on a
@@ -735,24 +773,27 @@ fn fix_task_clock_unit(s: &mut CounterSummary) {
 
 impl LineParser for PerfStatParser {
     fn line(&mut self, line: Line<'_>, ev: &mut Evidence) {
-        if wrapper::is_markdown_fence(line.text) {
-            return;
-        }
         let t = unquote(line.text);
-        if t.is_empty() {
-            return;
+        let fence = wrapper::is_markdown_fence(line.text);
+        let mut seen = if t.is_empty() || fence {
+            Seen::Aside
+        } else {
+            self.counter_line(line.number, t, ev)
+        };
+        if fence && self.current.is_some() {
+            self.ended = true;
         }
-        if self.counter_line(line.number, t, ev) {
-            return;
+        if seen == Seen::Unknown {
+            // A logcat- or journald-wrapped summary.
+            let inner = wrapper::unwrap(line.text).message.trim();
+            if inner != t && !inner.is_empty() {
+                seen = self.counter_line(line.number, inner, ev);
+            }
         }
-        // A logcat- or journald-wrapped summary.
-        let inner = wrapper::unwrap(line.text).message.trim();
-        if inner != t && !inner.is_empty() && self.counter_line(line.number, inner, ev) {
-            return;
-        }
-        match self.log.as_mut() {
-            Some(log) => log.line(line, ev),
-            None => self.skipped.add(line.number, line.text),
+        match (seen, self.log.as_mut()) {
+            (Seen::Counter, _) | (Seen::Aside, None) => {}
+            (_, Some(log)) => log.line(line, ev),
+            (Seen::Unknown, None) => self.skipped.add(line.number, line.text),
         }
     }
 
@@ -1006,6 +1047,25 @@ Total test time: 10.023829 seconds.
     }
 
     #[test]
+    fn simpleperf_per_core_and_per_thread_csv_add_up() {
+        let cores = "Performance counter statistics:\n\n# cpu       count  event_name    # count / runtime\n  0  1,000,000,000  cpu-cycles    # 1.000 GHz (100%)\n  4  3,000,000,000  cpu-cycles    # 3.000 GHz (100%)\n  0           120  cpu-migrations # 120 /sec (100%)\n\nTotal test time: 1.000 seconds.\n";
+        let ev = read(cores);
+        assert!(
+            ev.inputs[0].problems.is_empty(),
+            "{:?}",
+            ev.inputs[0].problems
+        );
+        let s = &ev.counters.summaries[0];
+        assert_eq!(s.cycles.as_ref().unwrap().value, 4e9);
+        assert_eq!(s.cpu_migrations.as_ref().unwrap().value, 120.0);
+        assert_eq!(s.intervals, 0, "a CPU number is no interval stamp");
+        let threads = "Performance counter statistics,\nllama-cli,8021,8021,1000000000,cpu-cycles,1.0 GHz,(100%),\nllama-cli,8021,8030,2000000000,cpu-cycles,2.0 GHz,(100%),\nTotal test time,1.000000,seconds,\n";
+        let s = read(threads).counters.summaries[0].clone();
+        assert_eq!(s.cycles.as_ref().unwrap().value, 3e9);
+        assert_eq!(s.cycles.as_ref().unwrap().rows, 2);
+    }
+
+    #[test]
     fn interval_blocks_are_summaries_each() {
         let block = "Performance counter statistics:\n\n 1,000  context-switches # 1.0 K/sec (100%)\n\nTotal test time: 1.000 seconds.\n";
         let ev = read(&block.repeat(3));
@@ -1030,6 +1090,18 @@ llama_perf_context_print:        eval time =   10000.00 ms /   127 runs   (   78
         assert_eq!(ev.runs.len(), 1);
         assert_eq!(ev.runs[0].n_threads, Some(8));
         assert_eq!(ev.counters.summaries.len(), 1);
+    }
+
+    #[test]
+    fn a_table_after_a_finished_summary_goes_to_the_log() {
+        let t = "> ```\n> Performance counter statistics:\n>\n>   4,000,000,000  cpu-cycles   # 2.000 GHz\n>   2000.000000(ms)  task-clock   # 4.000000 cpus used\n> ```\n>\n> model\tsize\tparams\tbackend\tthreads\ttest\tt/s\n> llama 1B Q4_0\t600.00 MiB\t1.10 B\tCPU\t4\ttg128\t40.10 ± 0.20\n";
+        let ev = read_with(t, Some(Framework::LlamaCpp));
+        assert_eq!(ev.counters.summaries.len(), 1);
+        let s = &ev.counters.summaries[0];
+        assert_eq!(s.rows, 2, "the bench row is no counter row");
+        assert_eq!(s.last_line, 5);
+        assert_eq!(ev.runs.len(), 1);
+        assert_eq!(ev.runs[0].bench[0].tok_s, 40.10);
     }
 
     #[test]
