@@ -273,3 +273,27 @@ fn a_header_with_nothing_readable_says_so() {
     assert!(codes.contains(&"counters-not-read"), "{codes:?}");
     assert!(codes.contains(&"counter-lines-skipped"), "{codes:?}");
 }
+
+#[test]
+fn figures_without_a_wall_time_say_what_is_missing() {
+    let mut s = Session::new();
+    s.add(
+        "cut.txt",
+        b"Performance counter statistics:\n\n        1,204  context-switches   # 0.000 /sec (100%)\n           77  cpu-migrations     # 0.000 /sec (100%)\n",
+    );
+    let r = serde_json::to_value(s.report(Lang::En)).unwrap();
+    let t = summary(&r, "counters.summary");
+    assert!(t.contains("CPUs used not known"), "{t}");
+    assert!(
+        t.contains("1204 context switches and 77 CPU migrations;"),
+        "{t}"
+    );
+    let mut s = Session::new();
+    s.add(
+        "cut.txt",
+        b"Performance counter statistics:\n\n        1,204  context-switches   # 0.000 /sec (100%)\n",
+    );
+    let r = serde_json::to_value(s.report(Lang::Zh)).unwrap();
+    let t = summary(&r, "counters.summary");
+    assert!(t.contains("上下文切换 1204 次，未统计 CPU 迁移"), "{t}");
+}

@@ -152,12 +152,13 @@ fn summary(s: &CounterSummary, blocks: usize, clocks: Option<&(f64, Option<f64>)
     let rate = |v: &Option<CounterValue>| v.as_ref().and_then(|v| s.per_second(v)).map(fmt);
     let total = |v: &Option<CounterValue>| v.as_ref().map(|v| format!("{:.0}", v.value));
     // Each figure is a phrase with its numbers, or one that says it was not counted.
-    let part = |known: bool, some: &str, rate: bool, none: &str| -> String {
+    let part = |known: bool, rate: bool, [with_rate, total, none]: [&str; 3]| {
         match (known, rate) {
-            (true, true) => format!("@counters.fig.{some}"),
-            (true, false) => format!("@counters.fig.{some}-total"),
-            _ => format!("@counters.fig.{none}"),
+            (true, true) => with_rate,
+            (true, false) => total,
+            _ => none,
         }
+        .to_string()
     };
     let switch_rate = rate(&s.context_switches);
     let migration_rate = rate(&s.cpu_migrations);
@@ -184,9 +185,12 @@ fn summary(s: &CounterSummary, blocks: usize, clocks: Option<&(f64, Option<f64>)
             "switches_part",
             part(
                 s.context_switches.is_some(),
-                "switches",
                 switch_rate.is_some(),
-                "switches-none",
+                [
+                    "@counters.fig.switches",
+                    "@counters.fig.switches-total",
+                    "@counters.fig.switches-none",
+                ],
             ),
         ),
         ("migrations", or_unknown(total(&s.cpu_migrations))),
@@ -195,9 +199,12 @@ fn summary(s: &CounterSummary, blocks: usize, clocks: Option<&(f64, Option<f64>)
             "migrations_part",
             part(
                 s.cpu_migrations.is_some(),
-                "migrations",
                 migration_rate.is_some(),
-                "migrations-none",
+                [
+                    "@counters.fig.migrations",
+                    "@counters.fig.migrations-total",
+                    "@counters.fig.migrations-none",
+                ],
             ),
         ),
         ("ghz", or_unknown(s.ghz().map(ghz))),
