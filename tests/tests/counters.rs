@@ -95,6 +95,20 @@ fn a_topology_beside_the_counters_judges_the_clock() {
     assert!(c.contains("54% of the 2.30 GHz"), "{c}");
     assert!(c.contains("little cores' maximum (1.80 GHz)"), "{c}");
     assert!(summary(&r, "counters.summary").contains("analysis: 2.30 GHz"));
+    // The verdict counts a low clock with power and heat, not with how it was measured.
+    let power = r["verdict"]["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "power")
+        .expect("a power cause");
+    assert!(
+        power["findings"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!("counters.low-clock")),
+        "{power}"
+    );
     // A clock near the maximum is no finding.
     let mut s = Session::new();
     s.add(

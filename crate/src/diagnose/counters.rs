@@ -58,7 +58,14 @@ fn or_unknown(v: Option<String>) -> String {
 
 fn scope_param(s: &CounterSummary) -> String {
     match &s.scope {
-        CounterScope::Command(c) => format!("'{c}'"),
+        // The program, not its whole command line (prompts and paths make it unreadable).
+        CounterScope::Command(c) => {
+            let mut words = c.split_whitespace();
+            let program = words.next().unwrap_or("");
+            let program = program.rsplit('/').next().unwrap_or(program);
+            let more = if words.next().is_some() { " …" } else { "" };
+            format!("'{program}{more}'")
+        }
         CounterScope::Attached(a) => a.clone(),
         CounterScope::SystemWide => "@counters.scope.system".into(),
         CounterScope::Unknown => "@counters.scope.unknown".into(),
