@@ -679,7 +679,7 @@ impl PerfStatParser {
         s.rows += 1;
         if let Some(stamp) = row.stamp {
             s.intervals += 1;
-            if s.last_stamp.as_ref().is_none_or(|e| stamp >= e.value) {
+            if s.last_stamp.as_ref().map_or(true, |e| stamp >= e.value) {
                 s.last_stamp = Some(CounterValue::new(stamp, n, text));
             }
         }
