@@ -559,13 +559,7 @@ impl PerfStatParser {
         if let Some(c) = r.elapsed.captures(t) {
             self.note_comma(&c[1]);
             let v = number(&c[1], self.comma);
-            let s = self.summary(CounterTool::Perf, n);
-            if let Some(v) = v {
-                s.elapsed_s = Some(CounterValue::new(v, n, t));
-            }
-            s.last_line = n;
-            self.ended = true;
-            return Seen::Counter;
+            return self.wall_time(CounterTool::Perf, n, t, v);
         }
         if let Some(c) = r.user_sys.captures(t) {
             self.note_comma(&c[1]);
@@ -580,13 +574,7 @@ impl PerfStatParser {
         }
         if let Some(c) = r.total_time.captures(t) {
             let v = number(&c[1], false);
-            let s = self.summary(CounterTool::Simpleperf, n);
-            if let Some(v) = v {
-                s.elapsed_s = Some(CounterValue::new(v, n, t));
-            }
-            s.last_line = n;
-            self.ended = true;
-            return Seen::Counter;
+            return self.wall_time(CounterTool::Simpleperf, n, t, v);
         }
         // Column headers (`#  count  event_name  # count / runtime`, with `thread_name pid tid`
         // or `cpu` in front under --per-thread / --per-core), metric continuation lines.
@@ -655,6 +643,17 @@ impl PerfStatParser {
                 self.note_comma(tok);
             }
         }
+    }
+
+    /// The summary's closing wall time (`seconds time elapsed`, `Total test time`).
+    fn wall_time(&mut self, tool: CounterTool, n: u64, t: &str, v: Option<f64>) -> Seen {
+        let s = self.summary(tool, n);
+        if let Some(v) = v {
+            s.elapsed_s = Some(CounterValue::new(v, n, t));
+        }
+        s.last_line = n;
+        self.ended = true;
+        Seen::Counter
     }
 
     fn note_comma(&mut self, value: &str) {
