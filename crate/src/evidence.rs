@@ -4,6 +4,7 @@
 //! Everything here is bounded by what the evidence needs, not by the size of the inputs.
 
 use crate::ingest::decode::TextEncoding;
+pub mod counters;
 pub mod memory;
 pub mod sched;
 
@@ -113,6 +114,12 @@ pub enum ProblemCode {
     StatusLinesSkipped,
     /// Lines of a thread or memory snapshot that fit none of its shapes.
     SnapshotLinesSkipped,
+    /// A `perf stat` / `simpleperf stat` input in which no counter row was read.
+    CountersNotRead,
+    /// Lines of a counter summary input that fit no row, header or total shape.
+    CounterLinesSkipped,
+    /// More counter summaries than kept (`simpleperf stat --interval` repeats them).
+    CountersCut,
 }
 
 impl ProblemCode {
@@ -144,6 +151,9 @@ impl ProblemCode {
             ProblemCode::BundleLinesSkipped => "bundle-lines-skipped".into(),
             ProblemCode::StatusLinesSkipped => "status-lines-skipped".into(),
             ProblemCode::SnapshotLinesSkipped => "snapshot-lines-skipped".into(),
+            ProblemCode::CountersNotRead => "counters-not-read".into(),
+            ProblemCode::CounterLinesSkipped => "counter-lines-skipped".into(),
+            ProblemCode::CountersCut => "counters-cut".into(),
         }
     }
 }
@@ -524,6 +534,8 @@ pub struct Evidence {
     pub power_modes: Vec<PowerMode>,
     /// Process and system memory from snapshots (top, dumpsys meminfo, /proc, free).
     pub memory: memory::MemoryEvidence,
+    /// Counter summaries (`perf stat`, `simpleperf stat`).
+    pub counters: counters::CounterEvidence,
     /// The user's choice of which runs are compared with which, and against which reference.
     pub compare: CompareChoice,
 }

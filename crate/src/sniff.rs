@@ -84,6 +84,9 @@ pub enum InputKind {
     /// Thread and memory snapshots: `top -H`, `ps -T`, `/proc/<pid>/task/*/stat`, `taskset -p`,
     /// `dumpsys meminfo`, `/proc/<pid>/status`, `free`, `/proc/meminfo`.
     Snapshot,
+    /// Counter summaries: `perf stat` (text, `-I`, `-x` CSV) and `simpleperf stat`, possibly
+    /// after the output of the command they wrapped (`framework` then names its log).
+    Counters,
 }
 
 impl InputKind {
@@ -98,6 +101,7 @@ impl InputKind {
             InputKind::Unsupported => "unsupported",
             InputKind::KernelLog => "kernel-log",
             InputKind::Snapshot => "snapshot",
+            InputKind::Counters => "counters",
         }
     }
 }
@@ -208,6 +212,10 @@ pub fn sniff(head: &[u8]) -> Sniffed {
     // without a header) would otherwise pass for CSV telemetry.
     if framework.is_none() && is_bench_table(&lines) {
         framework = Some(Framework::LlamaCpp);
+    }
+    // A summary pasted after the output of the command it wrapped keeps that log's framework.
+    if crate::ingest::perf_stat::looks_like(&lines) {
+        return Sniffed::of(InputKind::Counters, framework, encoding);
     }
     // After the frameworks: a `top` frame names `llama-cli` only as a process, a log that pastes
     // a `top` stays a log.

@@ -7,6 +7,7 @@
 mod bandwidth;
 pub mod compare;
 pub mod compare_groups;
+mod counters;
 mod cpu;
 mod fallback;
 pub mod freq_view;
@@ -154,6 +155,7 @@ const RULES: &[Rule] = &[
     sched_affinity_subset::rule,
     sched_oversubscribed::rule,
     sched_migrations::rule,
+    counters::rule,
     thermal_rotating_throttle::rule,
     thermal_freq_capped::rule,
 ];
@@ -192,6 +194,7 @@ pub fn finding_ids() -> Vec<&'static str> {
         sched_affinity_subset::IDS,
         sched_oversubscribed::IDS,
         sched_migrations::IDS,
+        counters::IDS,
         thermal_rotating_throttle::IDS,
         thermal_freq_capped::IDS,
     ]

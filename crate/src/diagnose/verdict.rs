@@ -45,6 +45,8 @@ impl Layer {
             (_, "compare.decode-gap") => return None,
             ("run", _) => Layer::Failed,
             (_, "compare.threads") => Layer::Threads,
+            // A low average clock is a cap or little cores; the clock is what it measures.
+            (_, "counters.low-clock") => Layer::Power,
             ("fallback" | "quant" | "cpu" | "offload" | "compare", _) => Layer::Build,
             ("threads" | "sched", _) => Layer::Threads,
             ("thermal" | "power" | "throttle", _) => Layer::Power,
@@ -603,6 +605,13 @@ mod tests {
             lines: Vec::new(),
             lines_truncated: false,
         }
+    }
+
+    #[test]
+    fn counter_findings_join_the_layer_of_what_they_measure() {
+        assert_eq!(Layer::of("counters.low-clock"), Some(Layer::Power));
+        assert_eq!(Layer::of("threads.waiting"), Some(Layer::Threads));
+        assert_eq!(Layer::of("counters.summary"), Some(Layer::Measure));
     }
 
     #[test]

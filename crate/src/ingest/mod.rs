@@ -15,6 +15,7 @@ pub mod log;
 pub mod lscpu;
 pub mod max_freq_list;
 pub mod perf_data;
+pub mod perf_stat;
 pub mod snapshot;
 pub mod telemetry;
 pub mod trace;
@@ -216,7 +217,7 @@ impl InputReader {
                 InputKind::PerfData => None,
                 _ => sniffed.encoding.or(Some(TextEncoding::detect(head))),
             };
-            if kind != InputKind::Log {
+            if !matches!(kind, InputKind::Log | InputKind::Counters) {
                 sniffed.framework = None;
             }
             sniffed.kind = kind;
@@ -252,6 +253,11 @@ impl InputReader {
             InputKind::KernelLog => Box::new(kernel_log::KernelLogParser::new(id)),
             InputKind::Bundle => Box::new(bundle::BundleParser::new(id, &ev.inputs[id].name)),
             InputKind::Snapshot => Box::new(snapshot::SnapshotParser::new(id)),
+            InputKind::Counters => Box::new(perf_stat::PerfStatParser::new(
+                id,
+                &ev.inputs[id].name,
+                sniffed.framework,
+            )),
             InputKind::Unsupported | InputKind::PerfData => return Stage::Done,
         };
         Stage::Parsing {

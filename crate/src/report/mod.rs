@@ -398,7 +398,10 @@ fn input_report(facts: &InputFacts, system_info: bool, lang: Lang) -> InputRepor
                     | ProblemCode::BundleNewer
                     | ProblemCode::BundleLinesSkipped
                     | ProblemCode::StatusLinesSkipped
-                    | ProblemCode::SnapshotLinesSkipped => "warning",
+                    | ProblemCode::SnapshotLinesSkipped
+                    | ProblemCode::CountersNotRead
+                    | ProblemCode::CounterLinesSkipped
+                    | ProblemCode::CountersCut => "warning",
                     ProblemCode::TimingsNotRead | ProblemCode::NothingRead => "warning",
                     ProblemCode::UnknownLog
                     | ProblemCode::Cancelled

@@ -1,0 +1,102 @@
+// Counter summaries in a real browser: a `perf stat` pasted after its llama.cpp run (8 threads,
+// 2.1 CPUs used, many migrations) shows threads.waiting, sched.migrations and the figures, in zh
+// too; `lscpu -e` beside it adds counters.low-clock; a `simpleperf stat` from Android is read as a
+// counter summary with its figures. Screenshots go to /tmp for a person to look at.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ROOT, serve, launch, openPage } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function drop(page, files) {
+  await page.evaluate((list) => {
+    const dt = new DataTransfer();
+    for (const { name, text } of list) dt.items.add(new File([text], name, { type: 'text/plain' }));
+    const target = document.querySelector('main');
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }
+  }, files);
+}
+
+const sample = async (path) => ({ name: path.split('/').pop(), text: await readFile(join(ROOT, 'samples', path), 'utf8') });
+
+async function shots(page, name) {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: `/tmp/counters-${name}-1280.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `/tmp/counters-${name}-390.png` });
+}
+
+test('perf stat after an 8-thread llama.cpp run: threads wait, threads migrate, figures shown', async () => {
+  const { page, context, requests, errors } = await openPage(browser, server.url);
+  await drop(page, [await sample('system/perf-stat-llama-8-threads-2-cpus-rk3588.txt')]);
+  const waiting = page.locator('[data-finding-id="threads.waiting"]');
+  await waiting.waitFor();
+  const w = await waiting.locator('.summary').textContent();
+  assert.match(w, /asked for 8 threads/);
+  assert.match(w, /only 2\.10 CPUs busy on average over 29\.2 s/);
+  const moves = page.locator('[data-finding-id="sched.migrations"]');
+  assert.match(await moves.locator('.summary').textContent(), /18904 CPU migrations in 29\.2 s/);
+  const figures = page.locator('[data-finding-id="counters.summary"]');
+  const f = await figures.locator('.summary').textContent();
+  assert.match(f, /2\.10 CPUs used/);
+  assert.match(f, /1\.25 GHz/);
+  assert.match(f, /IPC \(instructions per cycle\) 0\.81/);
+  // One input, read as a counter summary that also carried the run.
+  assert.equal(await page.locator('#inputs li[data-kind="counters"]').count(), 1);
+  await waiting.scrollIntoViewIfNeeded();
+  await shots(page, 'perf-stat');
+  assert.deepEqual(errors, []);
+  assert.ok(requests.every((u) => u.startsWith(server.url)), `requests: ${requests}`);
+  await context.close();
+
+  const zh = await openPage(browser, server.url, { locale: 'zh-CN' });
+  await drop(zh.page, [await sample('system/perf-stat-llama-8-threads-2-cpus-rk3588.txt')]);
+  const z = zh.page.locator('[data-finding-id="threads.waiting"]');
+  await z.waitFor();
+  assert.match(await z.locator('.summary').textContent(), /设置了 8 个线程.*平均只看到 2\.10 个 CPU 在忙/);
+  assert.match(await zh.page.locator('[data-finding-id="counters.summary"] .summary').textContent(), /平均使用 2\.10 个 CPU/);
+  await z.scrollIntoViewIfNeeded();
+  await shots(zh.page, 'perf-stat-zh');
+  assert.deepEqual(zh.errors, []);
+  await zh.context.close();
+});
+
+test('lscpu -e beside the counters judges the clock; simpleperf stat on Android shows its figures', async () => {
+  const { page, context, errors } = await openPage(browser, server.url);
+  await drop(page, [await sample('system/perf-stat-llama-8-threads-2-cpus-rk3588.txt'), await sample('system/lscpu-e-rk3588.txt')]);
+  const clock = page.locator('[data-finding-id="counters.low-clock"]');
+  await clock.waitFor();
+  assert.match(await clock.locator('.summary').textContent(), /1\.25 GHz.*54% of the 2\.30 GHz/);
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  const sp = await openPage(browser, server.url);
+  await drop(sp.page, [await sample('system/simpleperf-stat-android-llama.txt')]);
+  const figures = sp.page.locator('[data-finding-id="counters.summary"]');
+  await figures.waitFor();
+  const f = await figures.locator('.summary').textContent();
+  assert.match(f, /simpleperf stat for process id '21877'/);
+  assert.match(f, /2\.38 CPUs used on average/);
+  await sp.page.locator('[data-finding-id="sched.migrations"]').waitFor();
+  // No log gives a thread count: no waiting finding.
+  assert.equal(await sp.page.locator('[data-finding-id="threads.waiting"]').count(), 0);
+  await figures.scrollIntoViewIfNeeded();
+  await shots(sp.page, 'simpleperf');
+  assert.deepEqual(sp.errors, []);
+  await sp.context.close();
+});
