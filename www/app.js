@@ -1,6 +1,7 @@
 // The page: hands dropped, picked or pasted files to the analyzer worker (which streams them
 // into the wasm core), shows progress, and renders the report. Every string from a file is set as
 // text, never as HTML.
+import { el } from './dom.js';
 import { pickBuild } from './wasm-build.js';
 import { compileCore } from './wasm-load.js';
 import { setCore } from './core.js';
@@ -291,16 +292,6 @@ function applyToAnalysis(settings) {
   worker?.postMessage({ type: 'settings', ...settings });
 }
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') node.className = v;
-    else if (k.startsWith('data-')) node.setAttribute(k, v);
-    else node[k] = v;
-  }
-  for (const c of children) node.append(c);
-  return node;
-}
 
 function renderInputs(inputs) {
   const list = $('#inputs');

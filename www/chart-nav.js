@@ -120,8 +120,3 @@ export function fmtTime(t) {
   return `${a >= 100 ? t.toFixed(0) : a >= 10 ? t.toFixed(1) : t.toFixed(2)} s`;
 }
 
-/** A value as the readout shows it: 3 significant figures. */
-export function fmtValue(v) {
-  const a = Math.abs(v);
-  return a >= 100 ? v.toFixed(0) : a >= 10 ? v.toFixed(1) : v.toFixed(2);
-}

@@ -3,8 +3,7 @@
 // compared. With `onChoice`, every run can be moved to another group or left out and each group's
 // reference picked; the core works the report out again with that choice (a share view, which has
 // no analysis behind it, shows the groups without the controls).
-import { el } from './findings.js';
-import { fmtTok } from './verdict.js';
+import { el, fmtNum } from './dom.js';
 
 const letter = (i) => String.fromCharCode(65 + Math.min(i, 25));
 
@@ -134,7 +133,7 @@ export function renderComparison(box, comparison, t, { onChoice } = {}) {
     if (!runs.length) return;
     const ul = el('ul', { class: `compare-list compare-${kind}` });
     for (const r of runs) {
-      const meta = [r.model, r.decode_tok_s != null && `${fmtTok(r.decode_tok_s)} tok/s`].filter(Boolean).join(' · ');
+      const meta = [r.model, r.decode_tok_s != null && `${fmtNum(r.decode_tok_s)} tok/s`].filter(Boolean).join(' · ');
       const li = el('li', { 'data-input': r.input }, el('span', { class: 'run-name' }, r.input), meta ? ` — ${meta}` : '');
       if (onChoice) li.append(' ', select(moveLabel(r.input), optionsFor(r), current, (v) => choose(moved(c, r.input, v), r.input, 'select')));
       ul.append(li);

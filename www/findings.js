@@ -1,16 +1,7 @@
 // One finding card (docs/report.md, Finding): title, summary, and its evidence, lines, why and
 // fix behind a disclosure, so a cause's cards read as a list of what was seen.
+import { el } from './dom.js';
 
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') node.className = v;
-    else if (k.startsWith('data-') || k.startsWith('aria-')) node.setAttribute(k, v);
-    else node[k] = v;
-  }
-  for (const c of children) node.append(c);
-  return node;
-}
 
 function where(e) {
   if (e.t_start_s != null) return `${e.input} · t=${e.t_start_s}–${e.t_end_s} s`;

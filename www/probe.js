@@ -7,6 +7,7 @@
 // Options come from the URL, for automation and small devices: probe-mib (total buffer, default
 // 1024, 256 on phones), probe-workers (default hardwareConcurrency + 1), probe-window-ms (≥ 20),
 // probe-windows (≥ 5), probe-sample-ms (sustained sampling period, default 2000).
+import { el } from './dom.js';
 import { drawChart, formatBytes } from './probe-chart.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -251,15 +252,6 @@ function report() {
   });
 }
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') node.className = v;
-    else node.setAttribute(k, v);
-  }
-  for (const c of children) node.append(c);
-  return node;
-}
 
 function figure(metric, value, label, note = '') {
   return el('div', { class: 'figure', 'data-metric': metric, 'data-value': String(+value.toFixed(4)) },

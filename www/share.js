@@ -1,6 +1,7 @@
 // Share links, exports and offline use. A share link carries the report in its #r= fragment,
 // which browsers never send to a server; the wasm core encodes it and decodes it under hard
 // limits. Every string from a link is set as text (textContent), never as HTML.
+import { el } from './dom.js';
 
 /** What a typical link must fit in: 8 KB survives chat apps and issue trackers. */
 const BUDGET_BYTES = 8 * 1024;
@@ -239,13 +240,3 @@ function registerServiceWorker() {
   });
 }
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') node.className = v;
-    else if (k.startsWith('data-')) node.setAttribute(k, v);
-    else node[k] = v;
-  }
-  for (const c of children) node.append(c);
-  return node;
-}

@@ -6,7 +6,8 @@
 // near 0 rather than months apart. `createChart` is the reusable part: any
 // module with a chart spec (crate/src/chart/mod.rs) can mount one and link views.
 import { getCore } from './core.js';
-import { navigate, fmtTime, fmtValue } from './chart-nav.js';
+import { navigate, fmtTime } from './chart-nav.js';
+import { fmtNum } from './dom.js';
 
 const MAX_CPU_LINES = 8;
 const MAX_LINES = 8;
@@ -89,7 +90,7 @@ function readoutText(chart, spec, t, tr) {
   const parts = [];
   spec.panels.forEach((p, i) => {
     const here = p.lines.map((l, k) => [l.label, values[i]?.[k]]).filter(([, v]) => v != null);
-    if (here.length) parts.push(`${p.title}: ${here.map(([l, v]) => `${l} ${fmtValue(v)}`).join(', ')}`);
+    if (here.length) parts.push(`${p.title}: ${here.map(([l, v]) => `${l} ${fmtNum(v)}`).join(', ')}`);
   });
   const shades = spec.shades.filter((s) => s.t0 <= t && t <= s.t1).map((s) => s.label);
   if (shades.length) parts.push([...new Set(shades)].join(', '));

@@ -3,19 +3,10 @@
 // table. The canvases are drawn by the wasm core (plotters; their sizes are the core's); the
 // timeline and the strip of one trace share a view, zoomed and panned as chart-nav.js does, with
 // a readout of the cluster of each thread and the clock of each CPU. File strings are text.
+import { el } from './dom.js';
 import { getCore } from './core.js';
 import { navigate, fmtTime } from './chart-nav.js';
 
-const el = (tag, attrs = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') node.className = v;
-    else if (k.startsWith('data-') || k.startsWith('aria-')) node.setAttribute(k, v);
-    else node[k] = v;
-  }
-  for (const c of children) node.append(c);
-  return node;
-};
 
 const pct = (x) => `${Math.round(x * 100)}%`;
 

@@ -1,12 +1,9 @@
 // The answer first (docs/report.md, Verdict): the headline, the key numbers, the ranked causes
 // with their estimated impact, the gap of a comparison and what to add; then every finding card
 // under the cause it belongs to.
-import { el, findingCard } from './findings.js';
+import { el, fmtNum } from './dom.js';
+import { findingCard } from './findings.js';
 
-export function fmtTok(x) {
-  if (x == null) return '—';
-  return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
-}
 
 function fmtFactor(x) {
   const s = x.toFixed(1);
@@ -31,9 +28,9 @@ export function renderVerdict(box, report, t) {
     const ul = el('ul', { class: 'verdict-numbers' });
     for (const r of v.runs) {
       const parts = [];
-      if (r.decode_tok_s != null) parts.push(el('span', { class: 'num' }, el('span', { class: 'num-main' }, fmtTok(r.decode_tok_s)), ` tok/s ${t('ui.verdict.decode')}`));
-      if (r.prefill_tok_s != null) parts.push(el('span', { class: 'num' }, `${fmtTok(r.prefill_tok_s)} tok/s ${t('ui.verdict.prefill')}`));
-      if (r.ceiling_tok_s != null) parts.push(el('span', { class: 'num' }, `${t('ui.verdict.ceiling')} ${fmtTok(r.ceiling_tok_s)} tok/s`));
+      if (r.decode_tok_s != null) parts.push(el('span', { class: 'num' }, el('span', { class: 'num-main' }, fmtNum(r.decode_tok_s)), ` tok/s ${t('ui.verdict.decode')}`));
+      if (r.prefill_tok_s != null) parts.push(el('span', { class: 'num' }, `${fmtNum(r.prefill_tok_s)} tok/s ${t('ui.verdict.prefill')}`));
+      if (r.ceiling_tok_s != null) parts.push(el('span', { class: 'num' }, `${t('ui.verdict.ceiling')} ${fmtNum(r.ceiling_tok_s)} tok/s`));
       if (!parts.length) continue;
       const li = el('li', { 'data-input': r.input }, el('span', { class: 'run-name' }, r.input + (r.reference ? ` · ${t('ui.verdict.reference')}` : '')), ...parts);
       ul.append(li);
