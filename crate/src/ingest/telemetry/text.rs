@@ -1,6 +1,7 @@
 //! Line-oriented telemetry that is not delimited: Jetson `tegrastats`, Android `dumpsys battery`
 //! and `dumpsys thermalservice`, sysfs dumps (`grep . /sys/.../scaling_cur_freq`, thermal zone
-//! `type`/`temp`), macOS `powermetrics` and Raspberry Pi `vcgencmd`.
+//! `type`/`temp`), macOS `powermetrics`, Raspberry Pi `vcgencmd`, and (in their own modules)
+//! `nvidia-smi -q`, Jetson status and sbc-bench / armbianmonitor monitor output.
 //!
 //! These sources repeat a block or a line per sample, usually without a time of their own. A
 //! leading date or a bare epoch line sets the time; otherwise [`SampleClock`] starts a new
@@ -9,6 +10,7 @@
 
 use super::jetson::{self, Jetson};
 use super::nvidia_smi_query::{self, NvidiaSmiQuery};
+use super::sbc_bench::{self, SbcBench};
 use super::time::{self, NumericHint};
 use super::units;
 use super::{SampleClock, Sink};
@@ -76,6 +78,8 @@ pub struct TextTelemetryParser {
     nvsmi: Option<NvidiaSmiQuery>,
     /// Set once the input shows Jetson `nvpmodel -q` / `jetson_clocks --show` lines.
     jetson: Option<Jetson>,
+    /// Set once the input shows sbc-bench / armbianmonitor monitor lines.
+    sbc: Option<SbcBench>,
     /// Status fields (vcgencmd) whose value could not be read.
     skipped: SkippedLines,
 }
@@ -94,6 +98,7 @@ impl TextTelemetryParser {
             lines_used: 0,
             nvsmi: None,
             jetson: None,
+            sbc: None,
             skipped: SkippedLines::default(),
         }
     }
@@ -525,6 +530,15 @@ impl LineParser for TextTelemetryParser {
         if text.trim().is_empty() {
             return;
         }
+        if self.sbc.is_none() && sbc_bench::is_marker(text) {
+            self.sbc = Some(SbcBench::default());
+        }
+        if let Some(m) = &mut self.sbc {
+            if m.line(line.number, text, &mut self.sink) {
+                self.lines_used += 1;
+                return;
+            }
+        }
         if self.nvsmi.is_none() && nvidia_smi_query::is_marker(text) {
             self.nvsmi = Some(NvidiaSmiQuery::default());
         }
@@ -658,6 +672,7 @@ impl LineParser for TextTelemetryParser {
         let nested = [
             self.nvsmi.as_ref().map(|q| &q.skipped),
             self.jetson.as_ref().map(|j| &j.skipped),
+            self.sbc.as_ref().map(|m| &m.skipped),
         ];
         for s in nested.into_iter().flatten() {
             for (n, l) in &s.first {
@@ -696,6 +711,7 @@ pub fn looks_like(lines: &[&str]) -> bool {
                 || (t.starts_with("temp=") && t.ends_with("'C"))
                 || nvidia_smi_query::is_marker(t)
                 || jetson::is_marker(t)
+                || sbc_bench::is_marker(t)
         })
         .count();
     // nvidia-smi's banner and nvpmodel's mode line are unmistakable on their own (a `-d POWER`
