@@ -292,6 +292,11 @@ impl SbcBench {
 
     /// The throttling notes sbc-bench prints after a run.
     fn notes(&mut self, t: &str, sink: &mut Sink) -> bool {
+        // The `vcgencmd get_throttled` legend (`||||_ Under-voltage has occurred ...`) names
+        // every bit, set or not: it is no claim.
+        if t.starts_with('|') {
+            return true;
+        }
         let l = t.trim_start_matches(['*', ' ']).to_ascii_lowercase();
         let occurred = l.contains("occured") || l.contains("occurred");
         if !occurred && !l.starts_with("throttling statistics") {
