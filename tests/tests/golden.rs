@@ -22,11 +22,13 @@ const FOLDERS: &[&str] = &[
     "system",
     "bundles",
     "snapshots",
+    "usb-stall",
+    "usb-stall-apart",
 ];
 
 /// Sample folders also read as one analysis (every file of the folder dropped together), with
 /// one golden report for the set: the comparison exists only across inputs.
-const SETS: &[&str] = &["compare", "compare-mixed"];
+const SETS: &[&str] = &["compare", "compare-mixed", "usb-stall", "usb-stall-apart"];
 
 fn set_path(folder: &str) -> std::path::PathBuf {
     root()
