@@ -43,7 +43,7 @@ pub fn is_marker(line: &str) -> bool {
 /// monitor header with a row under it. Read before traces and snapshots: a results file also
 /// holds `lscpu` and `free` output.
 pub fn looks_like(lines: &[&str]) -> bool {
-    let mut body = lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty());
+    let body = lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty());
     if body
         .clone()
         .next()
@@ -52,7 +52,12 @@ pub fn looks_like(lines: &[&str]) -> bool {
         return true;
     }
     let mut header = false;
-    for l in body.by_ref().take(200) {
+    for l in body {
+        // Results of early versions open with lsb_release and hold the monitor past the
+        // sniffer's window, but name sbc-bench's own steps first.
+        if l.starts_with("Executing tinymembench") || l.starts_with("Checking cpufreq OPP") {
+            return true;
+        }
         if is_header(l) {
             header = true;
         } else if header && looks_like_row(l) {
@@ -123,7 +128,8 @@ fn columns(header: &str) -> Option<Columns> {
     let extras = rest[percents..]
         .iter()
         .map(|w| match *w {
-            "Temp" | "Tcpu" => Extra::Temp,
+            // Early sbc-bench versions called the Pi's temperature column `CPU`.
+            "Temp" | "Tcpu" | "CPU" => Extra::Temp,
             "PMIC" => Extra::Pmic,
             "VCore" | "Vcore" => Extra::CoreVolt,
             "DC(V)" | "DC-IN" => Extra::SupplyVolt,
@@ -226,15 +232,20 @@ pub struct SbcBench {
     first_clock: Option<f64>,
     /// Inside a "System health now:" block: a copy of a later row.
     snapshot: bool,
+    /// The `get_throttled` bits in binary come on the next line.
+    health_next: bool,
     /// A results file: every line is sbc-bench's, none is another tool's.
     pub whole_file: bool,
     pub skipped: SkippedLines,
 }
 
 /// `sbc-bench v0.9.65 Raspberry Pi 5 Model B Rev 1.0 (Tue, 19 Mar 2024 19:04:10 +0100)`: the
-/// start as Unix seconds of the local date and time.
+/// start as Unix seconds of the local date and time. Early versions wrote `sbc-bench v0.4 -- Sun, 29 Jul 2018 18:33:39 +0000`.
 fn results_start(line: &str) -> Option<f64> {
-    let inner = line.rsplit_once('(')?.1.strip_suffix(')')?;
+    let inner = match line.rsplit_once('(') {
+        Some((_, r)) => r.strip_suffix(')')?,
+        None => line.split_once(" -- ")?.1,
+    };
     let inner = inner.split_once(", ").map_or(inner, |x| x.1);
     let w: Vec<&str> = inner.split_whitespace().collect();
     let [day, mon, year, clock, ..] = w[..] else {
@@ -250,6 +261,13 @@ impl SbcBench {
         if t.starts_with("sbc-bench v") {
             self.whole_file = number <= 3;
             self.start = self.start.or(results_start(t));
+            return true;
+        }
+        if t.ends_with("for thermal or undervoltage issues:") {
+            self.health_next = true;
+            return true;
+        }
+        if std::mem::take(&mut self.health_next) && self.health(t, sink) {
             return true;
         }
         if t.contains("System health now") {
@@ -288,6 +306,34 @@ impl SbcBench {
             }
         }
         self.whole_file
+    }
+
+    /// `vcgencmd get_throttled` in binary, as sbc-bench prints it under "Querying ThreadX /
+    /// firmware on RPi for thermal or undervoltage issues:". Newer versions cut the first four
+    /// digits, so the string may lose its high bits but never shifts: a bit is read only when
+    /// the string reaches it.
+    fn health(&mut self, t: &str, sink: &mut Sink) -> bool {
+        if t.is_empty() || t.len() > 32 || !t.bytes().all(|b| b == b'0' || b == b'1') {
+            return false;
+        }
+        let Ok(bits) = u32::from_str_radix(t, 2) else {
+            return false;
+        };
+        let at = self.last.unwrap_or(0.0);
+        for (bit, reason) in super::text::THROTTLED_BITS {
+            if (*bit as usize) < t.len() {
+                let on = f64::from(u8::from(bits & (1 << bit) != 0));
+                sink.push(
+                    Quantity::ThrottleFlag {
+                        reason: (*reason).into(),
+                    },
+                    SOURCE,
+                    at,
+                    on,
+                );
+            }
+        }
+        true
     }
 
     /// The throttling notes sbc-bench prints after a run.
@@ -556,6 +602,53 @@ mod tests {
         assert_eq!(capped.points, vec![(1_710_892_807.0, 1.0)]);
         assert!(p.whole_file);
         assert_eq!(p.skipped.count, 0);
+    }
+
+    #[test]
+    fn early_versions_banner_and_temperature_column() {
+        assert_eq!(
+            results_start("sbc-bench v0.4 -- Sun, 29 Jul 2018 18:33:39 +0000"),
+            Some(1_532_889_219.0)
+        );
+        let text = "Time        fake/real   load %cpu %sys %usr %nice %io %irq    CPU   VCore\n16:56:39: 1400/1400MHz  0.28  14%   0%  12%   0%   0%   0%  60.1°C  1.3250V\n";
+        let (ev, _) = read(text);
+        let t = series(
+            &ev,
+            &Quantity::Temperature {
+                sensor: "SoC".into(),
+            },
+        );
+        assert_eq!(t.points, vec![(0.0, 60.1)]);
+        // A results file whose monitor comes after 200 lines of system details is still one.
+        let mut lines = vec!["Distributor ID:\tRaspbian"; 300];
+        lines.push("Time        CPU    load %cpu %sys %usr %nice %io %irq   Temp");
+        lines.push("01:12:53: 1785MHz  0.59  30%   5%  15%   0%   9%   0%  41.5°C");
+        assert!(looks_like(&lines));
+        assert!(!looks_like(&lines[..301]));
+        lines[40] = "Executing tinymembench on a little core:";
+        assert!(looks_like(&lines[..301]));
+    }
+
+    #[test]
+    fn the_firmware_bits_are_read_where_the_string_reaches_them() {
+        let rows = "Time        fake/real   load %cpu %sys %usr %nice %io %irq   Temp   VCore\n18:54:48: 1400/ 600MHz  3.83  88%   2%  85%   0%   0%   0%  64.5°C  1.2V\n";
+        let flag = |ev: &Evidence, r: &str| {
+            ev.series
+                .iter()
+                .find(|s| s.quantity == Quantity::ThrottleFlag { reason: r.into() })
+                .map(|s| s.points.clone())
+        };
+        let (ev, _) = read(&format!("{rows}Querying ThreadX on RPi for thermal or undervoltage issues:\n\n1010000000000000101\n|||             |||_ under-voltage\n"));
+        assert_eq!(flag(&ev, "under-voltage"), Some(vec![(0.0, 1.0)]));
+        assert_eq!(
+            flag(&ev, "under-voltage has occurred"),
+            Some(vec![(0.0, 1.0)])
+        );
+        assert_eq!(flag(&ev, "arm frequency capped"), Some(vec![(0.0, 0.0)]));
+        // Four digits cut off the front: bits 16 and up are no longer there to read.
+        let (ev, _) = read(&format!("{rows}Querying firmware on RPi for thermal or undervoltage issues:\n\n000000000000101\n"));
+        assert_eq!(flag(&ev, "under-voltage"), Some(vec![(0.0, 1.0)]));
+        assert_eq!(flag(&ev, "under-voltage has occurred"), None);
     }
 
     #[test]

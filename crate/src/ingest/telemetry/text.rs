@@ -54,6 +54,19 @@ fn patterns() -> &'static Patterns {
     })
 }
 
+/// `vcgencmd get_throttled`'s bits: the low ones say what holds now, bits 16-19 what has happened
+/// since boot.
+pub const THROTTLED_BITS: &[(u32, &str)] = &[
+    (0, "under-voltage"),
+    (1, "arm frequency capped"),
+    (2, "throttled"),
+    (3, "soft temperature limit"),
+    (16, "under-voltage has occurred"),
+    (17, "arm frequency capping has occurred"),
+    (18, "throttling has occurred"),
+    (19, "soft temperature limit has occurred"),
+];
+
 #[derive(Default, PartialEq, Eq, Clone, Copy)]
 enum Section {
     #[default]
@@ -398,21 +411,11 @@ impl TextTelemetryParser {
                     self.skipped.add(number, raw);
                     return;
                 };
-                // The low bits say what holds now, bits 16-19 what has happened since boot.
-                for (bit, reason) in [
-                    (0, "under-voltage"),
-                    (1, "arm frequency capped"),
-                    (2, "throttled"),
-                    (3, "soft temperature limit"),
-                    (16, "under-voltage has occurred"),
-                    (17, "arm frequency capping has occurred"),
-                    (18, "throttling has occurred"),
-                    (19, "soft temperature limit has occurred"),
-                ] {
+                for (bit, reason) in THROTTLED_BITS {
                     let on = f64::from(u8::from(bits & (1 << bit) != 0));
                     self.sink.push(
                         Quantity::ThrottleFlag {
-                            reason: reason.into(),
+                            reason: (*reason).into(),
                         },
                         "vcgencmd get_throttled",
                         t,
