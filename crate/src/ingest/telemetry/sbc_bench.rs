@@ -181,8 +181,11 @@ fn row(text: &str, cols: &Columns) -> Option<Row> {
     if !cols.clocks.is_empty() && mhz.len() != cols.clocks.len() {
         return None;
     }
-    let mut words = rest.split_whitespace();
-    words.next()?.parse::<f64>().ok()?; // the load average
+    let mut words = rest.split_whitespace().peekable();
+    // The load average; empty where /proc/loadavg cannot be read (Android).
+    if !words.peek()?.ends_with('%') {
+        words.next()?.parse::<f64>().ok()?;
+    }
     let mut pcts = Vec::with_capacity(cols.percents);
     for _ in 0..cols.percents {
         pcts.push(
@@ -232,6 +235,9 @@ pub struct SbcBench {
     first_clock: Option<f64>,
     /// Inside a "System health now:" block: a copy of a later row.
     snapshot: bool,
+    /// The results are from an x86 machine (iostat's `_x86_64_`): its sensor is the CPU
+    /// package, not a single-board computer's SoC.
+    x86: bool,
     /// The `get_throttled` bits in binary come on the next line.
     health_next: bool,
     /// A results file: every line is sbc-bench's, none is another tool's.
@@ -262,6 +268,9 @@ impl SbcBench {
             self.whole_file = number <= 3;
             self.start = self.start.or(results_start(t));
             return true;
+        }
+        if t.contains("_x86_64_") {
+            self.x86 = true;
         }
         if t.ends_with("for thermal or undervoltage issues:") {
             self.health_next = true;
@@ -440,7 +449,7 @@ impl SbcBench {
                 // A column is taken by the next value whose unit fits it.
                 let q = match (kind, unit.as_str()) {
                     (Extra::Temp, _) if temp => Quantity::Temperature {
-                        sensor: "SoC".into(),
+                        sensor: if self.x86 { "CPU" } else { "SoC" }.into(),
                     },
                     (Extra::Pmic, _) if temp => Quantity::Temperature {
                         sensor: "PMIC".into(),
@@ -685,6 +694,25 @@ mod tests {
         // cpu0 is unreadable in one row, and the last row is cut short.
         assert_eq!(series(&ev, &Quantity::CpuFreq { cpu: 0 }).points.len(), 2);
         assert_eq!(p.skipped.count, 1);
+    }
+
+    #[test]
+    fn android_rows_without_load_and_x86_results() {
+        let text = "Time        CPU    load %cpu %sys %usr %nice %io %irq   Temp\n13:22:54:  864MHz        20%  10%   8%   0%   0%   0%      °C\n";
+        let (ev, p) = read(text);
+        assert_eq!(
+            series(&ev, &Quantity::CpuFreq { cpu: 0 }).points,
+            vec![(0.0, 864.0)]
+        );
+        assert_eq!(p.skipped.count, 0);
+        let x86 = "Linux 6.8.0-49-generic (nuc) \t12/01/24 \t_x86_64_\t(16 CPU)\nTime        CPU    load %cpu %sys %usr %nice %io %irq   Temp\n16:37:02: 4800MHz  1.00  20%  10%   8%   0%   0%   0%  45.0°C\n";
+        let (ev, _) = read(x86);
+        series(
+            &ev,
+            &Quantity::Temperature {
+                sensor: "CPU".into(),
+            },
+        );
     }
 
     #[test]
