@@ -59,6 +59,11 @@ test('sbc-bench monitors: thermal wall on an RK3588, a supply dip on a Pi 5, a h
   const uv = pi.page.locator('[data-finding-id="power.under-voltage"]');
   await uv.waitFor();
   assert.match(await uv.locator('.summary').textContent(), /DC in sagged to 4\.\d+ V .* arm ran at 1500 MHz/);
+  // The supply rail is drawn (the 0.87 V core rail is not, it would flatten the dip).
+  const panels = (await pi.page.locator('#telemetry-chart').getAttribute('data-panels')).split('|');
+  assert.ok(panels.includes('Voltage (V)'), `panels: ${panels}`);
+  await pi.page.locator('#telemetry-chart').scrollIntoViewIfNeeded();
+  await shots(pi.page, 'pi5');
   assert.deepEqual(pi.errors, []);
   await pi.context.close();
 
@@ -77,7 +82,8 @@ test('USB resets that line up with the stalls are tied to them, in zh too; reset
   const stall = page.locator('[data-finding-id="power.periodic-stall"]');
   await stall.waitFor();
   assert.match(await stall.locator('.summary').textContent(), /8 of the 8 stalls had a USB reset or error in the kernel log within ±5 s/);
-  assert.match(await stall.textContent(), /dmesg-T-usb-disk\.txt/);
+  // The reset lines say where (file:line) and when (on the telemetry's axis).
+  assert.match(await stall.locator('.evidence li[data-line-start="12"] .where').textContent(), /^dmesg-T-usb-disk\.txt:12 · t=42 s$/);
   assert.equal(await page.locator('[data-finding-id="power.usb-errors"]').count(), 0);
   await stall.scrollIntoViewIfNeeded();
   await shots(page, 'usb-stall');

@@ -446,34 +446,37 @@ impl SbcBench {
                 let Some(&kind) = kinds.next() else {
                     return;
                 };
-                // A column is taken by the next value whose unit fits it.
+                // A column is taken by the next value whose unit fits it; a column tokscope does
+                // not know takes its value with it, so the ones after it stay aligned.
                 let q = match (kind, unit.as_str()) {
-                    (Extra::Temp, _) if temp => Quantity::Temperature {
+                    (Extra::Unknown, _) => break (kind, None),
+                    (Extra::Temp, _) if temp => Some(Quantity::Temperature {
                         sensor: if self.x86 { "CPU" } else { "SoC" }.into(),
-                    },
-                    (Extra::Pmic, _) if temp => Quantity::Temperature {
+                    }),
+                    (Extra::Pmic, _) if temp => Some(Quantity::Temperature {
                         sensor: "PMIC".into(),
-                    },
-                    (Extra::Pmic, "W") => Quantity::Power {
+                    }),
+                    (Extra::Pmic, "W") => Some(Quantity::Power {
                         rail: "PMIC".into(),
-                    },
-                    (Extra::CoreVolt, "V") => Quantity::Voltage {
+                    }),
+                    (Extra::CoreVolt, "V") => Some(Quantity::Voltage {
                         rail: "core".into(),
-                    },
-                    (Extra::SupplyVolt, "V" | "") => Quantity::Voltage {
+                    }),
+                    (Extra::SupplyVolt, "V" | "") => Some(Quantity::Voltage {
                         rail: "DC in".into(),
-                    },
-                    (Extra::NetioPower, "") => Quantity::Power {
+                    }),
+                    (Extra::NetioPower, "") => Some(Quantity::Power {
                         rail: "Netio".into(),
-                    },
-                    (Extra::Cooling, _) => Quantity::Other {
+                    }),
+                    (Extra::Cooling, _) => Some(Quantity::Other {
                         name: "cooling state".into(),
                         unit: String::new(),
-                    },
+                    }),
                     _ => continue,
                 };
                 break (kind, q);
             };
+            let Some(q) = q else { continue };
             let v = match kind {
                 Extra::CoreVolt | Extra::SupplyVolt => v * 1e3,
                 Extra::Pmic if !temp => v * 1e3,
@@ -713,6 +716,19 @@ mod tests {
                 sensor: "CPU".into(),
             },
         );
+    }
+
+    #[test]
+    fn an_unknown_column_keeps_the_others_aligned() {
+        let text = "Time        CPU    load %cpu %sys %usr %nice %io %irq   Temp   Fan   DC(V)\n10:00:00: 1800MHz  1.00  25%   0%  24%   0%   0%   0%  45.5°C  1200  5.10\n";
+        let (ev, _) = read(text);
+        let dc = series(
+            &ev,
+            &Quantity::Voltage {
+                rail: "DC in".into(),
+            },
+        );
+        assert_eq!(dc.points, vec![(0.0, 5100.0)]);
     }
 
     #[test]
