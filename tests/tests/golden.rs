@@ -18,12 +18,12 @@ const FOLDERS: &[&str] = &[
     "invalid",
     "encodings",
     "telemetry",
+    "usb-stall",
+    "usb-stall-apart",
     "traces",
     "system",
     "bundles",
     "snapshots",
-    "usb-stall",
-    "usb-stall-apart",
 ];
 
 /// Sample folders also read as one analysis (every file of the folder dropped together), with
