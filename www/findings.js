@@ -3,11 +3,16 @@
 import { el } from './dom.js';
 
 
+// A kernel line placed on the telemetry axis has both: the line says where, the time when.
 function where(e) {
-  if (e.t_start_s != null) return `${e.input} · t=${e.t_start_s}–${e.t_end_s} s`;
-  if (e.line_start == null) return e.input;
-  const range = e.line_end != null && e.line_end !== e.line_start ? `${e.line_start}-${e.line_end}` : `${e.line_start}`;
-  return `${e.input}:${range}`;
+  let at = e.input;
+  if (e.line_start != null) {
+    const range = e.line_end != null && e.line_end !== e.line_start ? `${e.line_start}-${e.line_end}` : `${e.line_start}`;
+    at += `:${range}`;
+  }
+  if (e.t_start_s == null) return at;
+  const span = e.t_end_s != null && e.t_end_s !== e.t_start_s ? `${e.t_start_s}–${e.t_end_s}` : `${e.t_start_s}`;
+  return `${at} · t=${span} s`;
 }
 
 /** The card of finding `f`; its details start open when `open`. */

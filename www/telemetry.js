@@ -62,6 +62,12 @@ export function telemetrySpec(report, t, shifts = new Map()) {
   const watts = (s) => s.points.map(([x, v]) => [x, v / 1000]);
   const power = biggest(of('power').map((s) => ({ label: label(s), points: watts(s) })));
   if (power.length) panels.push({ key: 'power', lines: power });
+  // Supply rails (a board's 5 V input, a battery): a 0.9 V core rail on the same axis would
+  // flatten their dips, so rails below half the highest one stay out.
+  const volts = of('voltage').map((s) => ({ label: label(s), points: s.points.map(([x, v]) => [x, v / 1000]) }));
+  const top = Math.max(...volts.map((l) => l.points.reduce((m, p) => Math.max(m, p[1]), -Infinity)));
+  const supply = biggest(volts.filter((l) => l.points.some((p) => p[1] >= top / 2)));
+  if (supply.length) panels.push({ key: 'voltage', lines: supply });
   const tokens = of('tokens-per-second').map((s) => ({ label: label(s), points: s.points }));
   if (tokens.length) panels.push({ key: 'tokens', lines: tokens });
   const battery = [...of('battery-level').map((s) => ({ label: '%', points: s.points })),

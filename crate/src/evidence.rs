@@ -589,6 +589,9 @@ pub struct KernelEvent {
     pub boot_s: Option<f64>,
     /// The wall-clock stamp as printed (`dmesg -T`, journalctl), when there is one.
     pub stamp: Option<String>,
+    /// That stamp as Unix seconds, when it gives the year (`dmesg -T`, `journalctl -o
+    /// short-iso`): local time as printed, the way telemetry clocks without a zone are read.
+    pub wall_s: Option<f64>,
     pub kind: KernelEventKind,
     /// The zone, CPU or process named.
     pub subject: Option<String>,

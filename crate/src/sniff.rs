@@ -71,7 +71,7 @@ pub enum InputKind {
     /// Comma-, tab- or semicolon-separated telemetry.
     Csv,
     /// Line-oriented telemetry text: tegrastats, dumpsys battery / thermalservice, sysfs dumps,
-    /// powermetrics, vcgencmd.
+    /// powermetrics, vcgencmd, sbc-bench / armbianmonitor monitor output.
     Telemetry,
     /// Binary `perf.data` of Linux perf or simpleperf.
     PerfData,
@@ -198,6 +198,9 @@ pub fn sniff(head: &[u8]) -> Sniffed {
         .is_some_and(|l| crate::ingest::bundle::looks_like(l))
     {
         return Sniffed::of(InputKind::Bundle, None, encoding);
+    }
+    if crate::ingest::telemetry::sbc_bench::looks_like(&lines) {
+        return Sniffed::of(InputKind::Telemetry, None, encoding);
     }
     // Traces first: their callchains and command lines name frameworks too (`ggml_vec_dot`,
     // `llama-cli -m x.gguf`), but their event lines are unmistakable.

@@ -18,6 +18,8 @@ const FOLDERS: &[&str] = &[
     "invalid",
     "encodings",
     "telemetry",
+    "usb-stall",
+    "usb-stall-apart",
     "traces",
     "system",
     "bundles",
@@ -27,7 +29,7 @@ const FOLDERS: &[&str] = &[
 
 /// Sample folders also read as one analysis (every file of the folder dropped together), with
 /// one golden report for the set: the comparison exists only across inputs.
-const SETS: &[&str] = &["compare", "compare-mixed"];
+const SETS: &[&str] = &["compare", "compare-mixed", "usb-stall", "usb-stall-apart"];
 
 fn set_path(folder: &str) -> std::path::PathBuf {
     root()

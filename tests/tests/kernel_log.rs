@@ -35,7 +35,10 @@ fn each_kernel_finding_fires_on_its_sample_only() {
     for folder in ["logs", "negative", "telemetry", "traces", "demo", "compare"] {
         for s in samples(folder) {
             // vcgencmd's get_throttled says "under-voltage now" itself (tests/tests/status.rs).
-            if s.ends_with("telemetry/vcgencmd.txt") {
+            // The Pi 5 monitor's supply rail sags with the clock (tests/tests/sbc_bench.rs).
+            if s.ends_with("telemetry/vcgencmd.txt")
+                || s.ends_with("telemetry/sbc-bench-m-rpi5-supply-dip.txt")
+            {
                 continue;
             }
             let found = ids(&s);

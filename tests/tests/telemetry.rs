@@ -308,7 +308,10 @@ fn mangled_telemetry_is_survived() {
 #[test]
 fn a_step_down_is_called_a_step_not_a_zero_rate() {
     // The phone fixture drops from one flat level to another: Theil–Sen gives 0 tok/s per hour.
-    let report = report_of(&root().join("samples/bundles/phone-fixture-hot-little-cores.txt"), Lang::En);
+    let report = report_of(
+        &root().join("samples/bundles/phone-fixture-hot-little-cores.txt"),
+        Lang::En,
+    );
     let f = report["findings"]
         .as_array()
         .and_then(|fs| fs.iter().find(|f| f["id"] == "thermal.sustained-decay"))

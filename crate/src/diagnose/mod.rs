@@ -31,6 +31,7 @@ mod thermal_freq_capped;
 mod thermal_kernel_throttle;
 mod thermal_rotating_throttle;
 mod threads;
+mod usb_errors;
 pub mod verdict;
 
 use crate::evidence::{Evidence, InputId};
@@ -142,6 +143,7 @@ const RULES: &[Rule] = &[
     measure::rule,
     load::rule,
     power_under_voltage::rule,
+    usb_errors::rule,
     thermal_kernel_throttle::rule,
     bandwidth::rule,
     sustained::rule,
@@ -181,6 +183,7 @@ pub fn finding_ids() -> Vec<&'static str> {
         measure::IDS,
         load::IDS,
         power_under_voltage::IDS,
+        usb_errors::IDS,
         thermal_kernel_throttle::IDS,
         bandwidth::IDS,
         sustained::IDS,

@@ -2,22 +2,28 @@
 //! then caps its clocks, and USB devices on the same rail reset, so throughput stalls or falls
 //! whatever the temperature.
 //!
-//! Two sources say so: kernel messages (with their lines and times), and status flags
-//! (`vcgencmd get_throttled`: bit 0 "under-voltage now", bit 16 "has occurred since boot").
-//! Kernel messages win when both are there: they carry the times.
+//! Three sources say so: kernel messages (with their lines and times), a supply rail recorded by
+//! telemetry (sbc-bench's `DC(V)`, a `vdd_5v` column) that sags more than 5 % below its median
+//! while the clock falls below 90 % of its peak, and status flags (`vcgencmd get_throttled`:
+//! bit 0 "under-voltage now", bit 16 "has occurred since boot"). Kernel messages win when there
+//! are several, then the rail: both carry the times.
 
 use super::kernel_events::{episode, of_kind};
-use super::telemetry::{axis_t, num, time_origins};
+use super::telemetry::{axis_t, num, time_origins, Ctx};
 use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::{Evidence, KernelEventKind, Quantity};
+use crate::stats::median;
 
 pub const IDS: &[&str] = &["power.under-voltage"];
 
 pub fn rule(ev: &Evidence) -> Vec<Finding> {
     let drops = of_kind(ev, KernelEventKind::UnderVoltage);
     if drops.is_empty() {
-        return from_flags(ev).into_iter().collect();
+        return from_rail(ev)
+            .or_else(|| from_flags(ev))
+            .into_iter()
+            .collect();
     }
     let usb = of_kind(ev, KernelEventKind::Usb);
     let e = episode(ev, &drops);
@@ -97,4 +103,90 @@ fn from_flags(ev: &Evidence) -> Option<Finding> {
         lines: Vec::new(),
         lines_truncated: false,
     })
+}
+
+/// A rail that feeds the board (not a core or battery rail), by its name.
+fn is_supply_rail(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    [
+        "dc in", "dc-in", "vdd_in", "vin", "5v", "vbus", "input", "supply",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
+}
+
+/// Under-voltage from a supply rail: cells more than 5 % below the rail's median in which the
+/// busiest clock also ran below 90 % of its peak.
+fn from_rail(ev: &Evidence) -> Option<Finding> {
+    let ctx = Ctx::new(ev)?;
+    let (clock, _, thr, unit) = ctx.throughput()?;
+    if unit != "MHz" {
+        return None;
+    }
+    let peak = thr
+        .iter()
+        .copied()
+        .filter(|x| x.is_finite())
+        .fold(0.0, f64::max);
+    ctx.voltages
+        .iter()
+        .filter(|v| is_supply_rail(&v.name))
+        .find_map(|v| {
+            let nominal = median(v.values.iter().copied().filter(|x| x.is_finite()))?;
+            let low: Vec<usize> = (0..ctx.grid.n)
+                .filter(|&k| v.values[k].is_finite() && v.values[k] < 0.95 * nominal)
+                .collect();
+            let with_clock: Vec<usize> = low
+                .iter()
+                .copied()
+                .filter(|&k| thr[k].is_finite() && thr[k] < 0.9 * peak)
+                .collect();
+            if with_clock.len() < 2 || with_clock.len() * 2 < low.len() {
+                return None;
+            }
+            let min = with_clock
+                .iter()
+                .map(|&k| v.values[k])
+                .fold(f64::INFINITY, f64::min);
+            let clock_at = median(with_clock.iter().map(|&k| thr[k]))?;
+            let (t0, t1) = (
+                ctx.grid.t(with_clock[0]),
+                ctx.grid.t(*with_clock.last()?) + ctx.grid.dt,
+            );
+            let seconds = with_clock.len() as f64 * ctx.grid.dt;
+            Some(Finding {
+                id: "power.under-voltage",
+                severity: Severity::Critical,
+                params: vec![
+                    ("variant", "rail".into()),
+                    ("rail", v.name.clone()),
+                    ("min_v", num(min / 1e3, 2)),
+                    ("nominal_v", num(nominal / 1e3, 2)),
+                    ("seconds", num(seconds, 0)),
+                    ("clock", clock.to_string()),
+                    ("clock_mhz", num(clock_at, 0)),
+                    ("peak_mhz", num(peak, 0)),
+                    ("t_start", num(t0, 0)),
+                    ("t_end", num(t1, 0)),
+                ],
+                count: Some(with_clock.len() as u64),
+                evidence: vec![EvidenceRef {
+                    input: v.input,
+                    lines: None,
+                    time_s: Some((t0, t1)),
+                    quote: Some(Quote::phrase(
+                        "quote.power.under-voltage-rail",
+                        vec![
+                            ("rail", v.name.clone()),
+                            ("min_v", num(min / 1e3, 2)),
+                            ("nominal_v", num(nominal / 1e3, 2)),
+                            ("clock", clock.to_string()),
+                            ("clock_mhz", num(clock_at, 0)),
+                        ],
+                    )),
+                }],
+                lines: Vec::new(),
+                lines_truncated: false,
+            })
+        })
 }

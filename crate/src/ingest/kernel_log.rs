@@ -13,6 +13,7 @@
 //! - `Out of memory: Killed process N (name)`.
 
 use super::lines::Line;
+use super::telemetry::time::{self, NumericHint};
 use super::LineParser;
 use crate::evidence::{Evidence, InputId, KernelEvent, KernelEventKind};
 use regex::Regex;
@@ -116,6 +117,17 @@ fn split(text: &str) -> Option<(Option<f64>, Option<String>, &str)> {
     None
 }
 
+/// A stamp as Unix seconds when it names its year: `dmesg -T`'s ctime form or journalctl's ISO
+/// form. The short journal form (`Dec 01 10:00:03`) has no year, and logcat's none either.
+fn wall_seconds(stamp: &str) -> Option<f64> {
+    if stamp.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        return time::parse(stamp, NumericHint::Unknown)
+            .filter(|s| s.absolute)
+            .map(|s| s.s);
+    }
+    time::ctime(stamp).map(|s| s.s)
+}
+
 fn classify(msg: &str) -> Option<(KernelEventKind, Option<String>)> {
     let r = re();
     if r.voltage_ok.is_match(msg) {
@@ -158,10 +170,12 @@ impl LineParser for KernelLogParser {
         if ev.kernel_events.len() >= MAX_EVENTS {
             return;
         }
+        let wall_s = stamp.as_deref().and_then(wall_seconds);
         ev.kernel_events.push(KernelEvent {
             input: self.input,
             line: line.number,
             boot_s,
+            wall_s,
             stamp,
             kind,
             subject,
@@ -197,6 +211,20 @@ mod tests {
         assert!(m.starts_with("Under-voltage"));
         assert!(split("kern  :warn  : [ 3.1] mce: CPU1: Core temperature above threshold, cpu clock throttled (total events = 1)").is_some());
         assert!(split("just text").is_none());
+    }
+
+    #[test]
+    fn wall_stamps_with_a_year_become_unix_seconds() {
+        assert_eq!(
+            wall_seconds("Tue Dec  1 10:00:03 2026"),
+            Some(1_796_119_203.0)
+        );
+        assert_eq!(
+            wall_seconds("2026-12-01T10:00:03.250000+00:00"),
+            Some(1_796_119_203.25)
+        );
+        assert_eq!(wall_seconds("Dec 01 10:00:03"), None);
+        assert_eq!(wall_seconds("10:00:03.250"), None);
     }
 
     #[test]

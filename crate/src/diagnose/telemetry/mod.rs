@@ -14,6 +14,7 @@ pub mod snapshot_caps;
 pub mod stall;
 pub mod stats;
 pub mod thermal_wall;
+pub mod usb_tie;
 
 use crate::evidence::{Evidence, InputId, Quantity, Series};
 use crate::topology::cpu_list;

@@ -4,9 +4,10 @@
 //! Baseline: the rolling median of throughput over ±7 busy cells. A dip is a run of cells below
 //! 70 % of it. At least three dips whose start-to-start intervals vary by at most 25 %
 //! (coefficient of variation) make a periodic stall. When a voltage is recorded, the dips are
-//! checked against it.
+//! checked against it; when a kernel log has USB resets, against their times ([`super::usb_tie`]).
 
 use super::stats::mean;
+use super::usb_tie;
 use super::{num, Ctx};
 use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
@@ -19,10 +20,19 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
     let Some(ctx) = Ctx::new(ev) else {
         return Vec::new();
     };
-    find(&ctx).into_iter().collect()
+    find(ev, &ctx).into_iter().collect()
 }
 
-fn find(ctx: &Ctx) -> Option<Finding> {
+/// Whether the USB events of the kernel log line up with periodic stalls (then the stall finding
+/// shows them).
+pub fn usb_tied(ev: &Evidence) -> bool {
+    let Some(ctx) = Ctx::new(ev) else {
+        return false;
+    };
+    find(ev, &ctx).is_some_and(|f| f.params.iter().any(|(k, v)| *k == "variant" && v == "usb"))
+}
+
+fn find(ev: &Evidence, ctx: &Ctx) -> Option<Finding> {
     let (name, input, thr, unit) = ctx.throughput()?;
     let busy = ctx.busy_cells(thr);
     if busy.len() < 20 {
@@ -90,7 +100,17 @@ fn find(ctx: &Ctx) -> Option<Finding> {
             None => "?".into(),
         },
     ));
-    Some(Finding {
+    let windows: Vec<(f64, f64)> = dips
+        .iter()
+        .map(|d| {
+            (
+                ctx.grid.t(busy[d.0]),
+                ctx.grid.t(busy[(d.1.max(d.0 + 1) - 1).min(busy.len() - 1)]) + ctx.grid.dt,
+            )
+        })
+        .collect();
+    let tie = usb_tie::assess(ev, input, &windows, ctx.grid.dt, m);
+    let mut f = Finding {
         id: "power.periodic-stall",
         severity: Severity::Warning,
         params,
@@ -111,5 +131,9 @@ fn find(ctx: &Ctx) -> Option<Finding> {
         }],
         lines: Vec::new(),
         lines_truncated: false,
-    })
+    };
+    if let Some(tie) = tie {
+        usb_tie::annotate(&mut f, &tie, &windows);
+    }
+    Some(f)
 }

@@ -5,7 +5,7 @@
 //! is the time to first cap). Then, at that onset:
 //! - throttle flags (nvidia-smi reasons, HWiNFO, vcgencmd, powermetrics pressure) decide first;
 //! - thermal: a sensor within 10 °C of its class's throttle point (skin/battery 45 °C, die
-//!   90 °C, HBM 95 °C) after rising, or a sensor that rose ≥ 5 °C and leads the clock decline
+//!   90 °C, a single-board computer's `SoC` 80 °C, HBM 95 °C) after rising, or a sensor that rose ≥ 5 °C and leads the clock decline
 //!   (best lag ≥ 0 in the cross-correlation of temperature with −clock, r ≥ 0.6);
 //! - power: every sensor at least 15 °C from its throttle point. The cap starting with the load,
 //!   or power flat at a ceiling (spread ≤ 5 % while capped, at ≥ 90 % of its peak), confirms it;
@@ -101,6 +101,11 @@ pub fn threshold(sensor: &str) -> Option<(f64, &'static str)> {
             (45.0, "battery")
         } else if l.contains("memory") || l.contains("hbm") {
             (95.0, "memory")
+        } else if l == "soc" {
+            // The one sensor of a single-board computer (vcgencmd, sbc-bench): their SoCs throttle
+            // well below a phone or desktop die: a Raspberry Pi from 80 °C, an RK3399 from 70-75 °C,
+            // an RK3588 at 85 °C.
+            (80.0, "soc")
         } else {
             (90.0, "die")
         },

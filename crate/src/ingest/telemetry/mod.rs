@@ -7,6 +7,7 @@
 pub mod csv;
 pub mod jetson;
 pub mod nvidia_smi_query;
+pub mod sbc_bench;
 pub mod text;
 pub mod time;
 pub mod units;

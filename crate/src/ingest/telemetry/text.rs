@@ -1,6 +1,7 @@
 //! Line-oriented telemetry that is not delimited: Jetson `tegrastats`, Android `dumpsys battery`
 //! and `dumpsys thermalservice`, sysfs dumps (`grep . /sys/.../scaling_cur_freq`, thermal zone
-//! `type`/`temp`), macOS `powermetrics` and Raspberry Pi `vcgencmd`.
+//! `type`/`temp`), macOS `powermetrics`, Raspberry Pi `vcgencmd`, and (in their own modules)
+//! `nvidia-smi -q`, Jetson status and sbc-bench / armbianmonitor monitor output.
 //!
 //! These sources repeat a block or a line per sample, usually without a time of their own. A
 //! leading date or a bare epoch line sets the time; otherwise [`SampleClock`] starts a new
@@ -9,6 +10,7 @@
 
 use super::jetson::{self, Jetson};
 use super::nvidia_smi_query::{self, NvidiaSmiQuery};
+use super::sbc_bench::{self, SbcBench};
 use super::time::{self, NumericHint};
 use super::units;
 use super::{SampleClock, Sink};
@@ -52,6 +54,19 @@ fn patterns() -> &'static Patterns {
     })
 }
 
+/// `vcgencmd get_throttled`'s bits: the low ones say what holds now, bits 16-19 what has happened
+/// since boot.
+pub const THROTTLED_BITS: &[(u32, &str)] = &[
+    (0, "under-voltage"),
+    (1, "arm frequency capped"),
+    (2, "throttled"),
+    (3, "soft temperature limit"),
+    (16, "under-voltage has occurred"),
+    (17, "arm frequency capping has occurred"),
+    (18, "throttling has occurred"),
+    (19, "soft temperature limit has occurred"),
+];
+
 #[derive(Default, PartialEq, Eq, Clone, Copy)]
 enum Section {
     #[default]
@@ -76,6 +91,8 @@ pub struct TextTelemetryParser {
     nvsmi: Option<NvidiaSmiQuery>,
     /// Set once the input shows Jetson `nvpmodel -q` / `jetson_clocks --show` lines.
     jetson: Option<Jetson>,
+    /// Set once the input shows sbc-bench / armbianmonitor monitor lines.
+    sbc: Option<SbcBench>,
     /// Status fields (vcgencmd) whose value could not be read.
     skipped: SkippedLines,
 }
@@ -94,6 +111,7 @@ impl TextTelemetryParser {
             lines_used: 0,
             nvsmi: None,
             jetson: None,
+            sbc: None,
             skipped: SkippedLines::default(),
         }
     }
@@ -393,21 +411,11 @@ impl TextTelemetryParser {
                     self.skipped.add(number, raw);
                     return;
                 };
-                // The low bits say what holds now, bits 16-19 what has happened since boot.
-                for (bit, reason) in [
-                    (0, "under-voltage"),
-                    (1, "arm frequency capped"),
-                    (2, "throttled"),
-                    (3, "soft temperature limit"),
-                    (16, "under-voltage has occurred"),
-                    (17, "arm frequency capping has occurred"),
-                    (18, "throttling has occurred"),
-                    (19, "soft temperature limit has occurred"),
-                ] {
+                for (bit, reason) in THROTTLED_BITS {
                     let on = f64::from(u8::from(bits & (1 << bit) != 0));
                     self.sink.push(
                         Quantity::ThrottleFlag {
-                            reason: reason.into(),
+                            reason: (*reason).into(),
                         },
                         "vcgencmd get_throttled",
                         t,
@@ -524,6 +532,15 @@ impl LineParser for TextTelemetryParser {
         let mut text = line.text.trim_end();
         if text.trim().is_empty() {
             return;
+        }
+        if self.sbc.is_none() && sbc_bench::is_marker(text) {
+            self.sbc = Some(SbcBench::default());
+        }
+        if let Some(m) = &mut self.sbc {
+            if m.line(line.number, text, &mut self.sink) {
+                self.lines_used += 1;
+                return;
+            }
         }
         if self.nvsmi.is_none() && nvidia_smi_query::is_marker(text) {
             self.nvsmi = Some(NvidiaSmiQuery::default());
@@ -658,6 +675,7 @@ impl LineParser for TextTelemetryParser {
         let nested = [
             self.nvsmi.as_ref().map(|q| &q.skipped),
             self.jetson.as_ref().map(|j| &j.skipped),
+            self.sbc.as_ref().map(|m| &m.skipped),
         ];
         for s in nested.into_iter().flatten() {
             for (n, l) in &s.first {
@@ -696,6 +714,7 @@ pub fn looks_like(lines: &[&str]) -> bool {
                 || (t.starts_with("temp=") && t.ends_with("'C"))
                 || nvidia_smi_query::is_marker(t)
                 || jetson::is_marker(t)
+                || sbc_bench::is_marker(t)
         })
         .count();
     // nvidia-smi's banner and nvpmodel's mode line are unmistakable on their own (a `-d POWER`
