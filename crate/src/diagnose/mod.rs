@@ -165,8 +165,32 @@ const RULES: &[Rule] = &[
 /// Runs every rule; findings come most severe first.
 pub fn diagnose(ev: &Evidence) -> Vec<Finding> {
     let mut findings: Vec<Finding> = RULES.iter().flat_map(|rule| rule(ev)).collect();
+    drop_explained(&mut findings);
     findings.sort_by_key(|f| f.severity);
     findings
+}
+
+/// Removes a guess that a stronger finding answers. A cool clock cap is only "likely" a power
+/// wall, with a power-save mode as the alternative; a supply that sagged over the same time is
+/// the answer, and that finding already gives the cap's figures.
+fn drop_explained(findings: &mut Vec<Finding>) {
+    let times =
+        |f: &Finding| -> Vec<(f64, f64)> { f.evidence.iter().filter_map(|e| e.time_s).collect() };
+    let supply: Vec<(f64, f64)> = findings
+        .iter()
+        .filter(|f| f.id == "power.under-voltage")
+        .flat_map(times)
+        .collect();
+    findings.retain(|f| {
+        let likely = f.id == "power.wall"
+            && f.params
+                .iter()
+                .any(|(k, v)| *k == "variant" && v == "likely");
+        !(likely
+            && times(f)
+                .iter()
+                .any(|&(a0, a1)| supply.iter().any(|&(b0, b1)| a0 <= b1 && b0 <= a1)))
+    });
 }
 
 /// Every finding id a rule can emit, so the catalogue can be checked for completeness.

@@ -166,6 +166,8 @@ fn from_rail(ev: &Evidence) -> Option<Finding> {
                     ("clock", clock.to_string()),
                     ("clock_mhz", num(clock_at, 0)),
                     ("peak_mhz", num(peak, 0)),
+                    // Sizes the cause in the verdict, as a clock cap's share does.
+                    ("capped_pct", num(100.0 * (1.0 - clock_at / peak), 0)),
                     ("t_start", num(t0, 0)),
                     ("t_end", num(t1, 0)),
                 ],

@@ -199,7 +199,8 @@ fn estimate(f: &Finding) -> Option<(f64, Phrase)> {
                 ],
             )
         }
-        "thermal.wall" | "power.wall" | "throttle.undetermined" => {
+        // A sagging supply rail (variant `rail`) carries the cap it caused.
+        "thermal.wall" | "power.wall" | "throttle.undetermined" | "power.under-voltage" => {
             let p = num(f, "capped_pct")?;
             (
                 from_pct_lost(p)?,
