@@ -56,18 +56,32 @@ function postReport() {
   if (analysis) postMessage({ type: 'report', json: analysis.report_json(lang), wasmBytes: wasmBytes() });
 }
 
+/** Files at least this big are streamed into one reused buffer; smaller ones are read in slices. */
+const STREAM_MIN_BYTES = 64 * 1024 * 1024;
+/**
+ * File streams this worker may open. Chromium keeps a file stream's pipe open after it is read to
+ * its end (cancelled or not, until it is collected): with a dozen open, the next stream's first
+ * read never returns, and the analysis would hang. Past this many, big files are read in slices.
+ */
+const MAX_STREAMS = 8;
+let streamsOpened = 0;
+
 /**
  * The file's bytes in pieces of up to SLICE_BYTES, each valid until the next one is asked for.
- * Where Blob streams are byte streams (Chromium, Firefox), one buffer is read into again and again
- * (a BYOB reader): reading a File.slice per piece instead leaves a fresh 4 MiB ArrayBuffer behind
- * each time, and on a 2 GB file those wait for the garbage collector by the hundred MB.
+ * Where Blob streams are byte streams (Chromium, Firefox), a big file is read into one buffer again
+ * and again (a BYOB reader): reading a File.slice per piece instead leaves a fresh 4 MiB
+ * ArrayBuffer behind each time, and on a 2 GB file those wait for the garbage collector by the
+ * hundred MB. A small file's few slices cost nothing, and open no stream.
  */
 async function* pieces(file) {
   let reader = null;
-  try {
-    reader = file.stream().getReader({ mode: 'byob' });
-  } catch {
-    reader = null;
+  if (file.size >= STREAM_MIN_BYTES && streamsOpened < MAX_STREAMS) {
+    try {
+      reader = file.stream().getReader({ mode: 'byob' });
+      streamsOpened += 1;
+    } catch {
+      reader = null;
+    }
   }
   if (!reader) {
     for (let offset = 0; offset < file.size; offset += SLICE_BYTES) {

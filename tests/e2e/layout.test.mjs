@@ -176,7 +176,10 @@ test('no sample folder makes a 390 px phone scroll sideways, its files together 
   const check = async (label, files) => {
     const { page, context, errors } = await openPage(browser, server.url);
     await page.setViewportSize({ width: 390, height: 844 });
-    await analyze(page, files);
+    await analyze(page, files).catch(async (err) => {
+      const status = await page.locator('#status').textContent();
+      throw new Error(`${label}: ${err.message}; status: ${status}`);
+    });
     const { scroll, inner } = await page.evaluate(() => ({ scroll: document.scrollingElement.scrollWidth, inner: window.innerWidth }));
     if (scroll > inner) wide.push(`${label}: ${scroll} px > ${inner} px`);
     assert.deepEqual(errors, [], label);

@@ -78,9 +78,16 @@ fn a_pi5_supply_dip_is_under_voltage_from_the_rail() {
         "{uv}"
     );
     // The sag answers the cap: no "likely a power wall" beside it, and the cause is sized by the cap.
-    assert!(!ids(&r).contains(&"power.wall".to_string()), "{:?}", ids(&r));
+    assert!(
+        !ids(&r).contains(&"power.wall".to_string()),
+        "{:?}",
+        ids(&r)
+    );
     let headline = r["verdict"]["headline"].as_str().unwrap();
-    assert!(headline.contains("The supply voltage dropped (an estimated 1.6×)"), "{headline}");
+    assert!(
+        headline.contains("The supply voltage dropped (an estimated 1.6×)"),
+        "{headline}"
+    );
 }
 
 #[test]

@@ -371,7 +371,13 @@ impl TraceParser {
     /// `/proc/cpuinfo`, `cpuinfo_max_freq` lists, `lscpu`, `getprop` SoC names, trace-cmd's
     /// `cpus=N`.
     fn system_info(&mut self, number: u64, trimmed: &str, ev: &mut Evidence) -> bool {
-        if super::lines::is_shell_prompt(trimmed) {
+        // The prompt of a pasted `cat /proc/cpuinfo` or the like: the command that printed what
+        // follows. Other commands stay skipped lines, shown to the user.
+        if super::lines::is_shell_prompt(trimmed)
+            && ["/proc/", "/sys/", "lscpu", "getprop"]
+                .iter()
+                .any(|c| trimmed.contains(c))
+        {
             return true;
         }
         if let Some(ok) = self
