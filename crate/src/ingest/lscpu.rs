@@ -123,7 +123,7 @@ impl Lscpu {
         hints: &mut TopologyHints,
     ) -> Option<bool> {
         // The shell prompt of a pasted session: `user@host:~$ lscpu -e`, or a bare prompt.
-        if super::lines::is_shell_prompt(trimmed) || trimmed == "$" {
+        if (super::lines::is_shell_prompt(trimmed) && trimmed.contains("lscpu")) || trimmed == "$" {
             return Some(true);
         }
         if trimmed.ends_with('$') && trimmed.contains('@') && !trimmed.contains(' ') {
