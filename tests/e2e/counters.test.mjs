@@ -4,9 +4,7 @@
 // counter summary with its figures. Screenshots go to /tmp for a person to look at.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { ROOT, serve, launch, openPage } from './harness.mjs';
+import { serve, launch, openPage, drop, sample, shots } from './harness.mjs';
 
 let server;
 let browser;
@@ -20,26 +18,6 @@ after(async () => {
   await browser?.close();
   await server?.close();
 });
-
-async function drop(page, files) {
-  await page.evaluate((list) => {
-    const dt = new DataTransfer();
-    for (const { name, text } of list) dt.items.add(new File([text], name, { type: 'text/plain' }));
-    const target = document.querySelector('main');
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
-    }
-  }, files);
-}
-
-const sample = async (path) => ({ name: path.split('/').pop(), text: await readFile(join(ROOT, 'samples', path), 'utf8') });
-
-async function shots(page, name) {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.screenshot({ path: `/tmp/counters-${name}-1280.png` });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `/tmp/counters-${name}-390.png` });
-}
 
 test('perf stat after an 8-thread llama.cpp run: threads wait, threads migrate, figures shown', async () => {
   const { page, context, requests, errors } = await openPage(browser, server.url);
@@ -59,7 +37,7 @@ test('perf stat after an 8-thread llama.cpp run: threads wait, threads migrate, 
   // One input, read as a counter summary that also carried the run.
   assert.equal(await page.locator('#inputs li[data-kind="counters"]').count(), 1);
   await waiting.scrollIntoViewIfNeeded();
-  await shots(page, 'perf-stat');
+  await shots(page, 'counters-perf-stat');
   assert.deepEqual(errors, []);
   assert.ok(requests.every((u) => u.startsWith(server.url)), `requests: ${requests}`);
   await context.close();

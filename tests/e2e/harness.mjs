@@ -72,3 +72,26 @@ export async function openPage(browser, url, { locale = 'en-US' } = {}) {
   await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
   return { page, context, requests, errors };
 }
+
+/** Drops texts ({name, text}) on the page as a user's drag and drop does. */
+export async function drop(page, files) {
+  await page.evaluate((list) => {
+    const dt = new DataTransfer();
+    for (const { name, text } of list) dt.items.add(new File([text], name, { type: 'text/plain' }));
+    const target = document.querySelector('main');
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }
+  }, files);
+}
+
+/** A sample file (a path under samples/) as {name, text}, for drop(). */
+export const sample = async (path) => ({ name: path.split('/').pop(), text: await readFile(join(ROOT, 'samples', path), 'utf8') });
+
+/** Screenshots at 1280x800 and 390x844, to /tmp/<name>-1280.png and -390.png, for a person to look at. */
+export async function shots(page, name) {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: `/tmp/${name}-1280.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `/tmp/${name}-390.png` });
+}

@@ -4,9 +4,7 @@
 // Screenshots of the first screen go to /tmp (1280x800 and 390x844) for a person to look at.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { ROOT, serve, launch, openPage } from './harness.mjs';
+import { serve, launch, openPage, drop, sample } from './harness.mjs';
 
 let server;
 let browser;
@@ -20,19 +18,6 @@ after(async () => {
   await browser?.close();
   await server?.close();
 });
-
-async function drop(page, files) {
-  await page.evaluate((list) => {
-    const dt = new DataTransfer();
-    for (const { name, text } of list) dt.items.add(new File([text], name, { type: 'text/plain' }));
-    const target = document.querySelector('main');
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
-    }
-  }, files);
-}
-
-const sample = async (path) => ({ name: path.split('/').pop(), text: await readFile(join(ROOT, 'samples', path), 'utf8') });
 
 test('kernel logs show power.under-voltage and thermal.kernel-throttle, a healthy one nothing', async () => {
   const { page, context, errors } = await openPage(browser, server.url);

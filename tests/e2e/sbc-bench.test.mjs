@@ -5,9 +5,7 @@
 // while resets at other times are shown on their own and not tied. Screenshots go to /tmp.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { ROOT, serve, launch, openPage } from './harness.mjs';
+import { serve, launch, openPage, drop, sample, shots } from './harness.mjs';
 
 let server;
 let browser;
@@ -22,26 +20,6 @@ after(async () => {
   await server?.close();
 });
 
-async function drop(page, files) {
-  await page.evaluate((list) => {
-    const dt = new DataTransfer();
-    for (const { name, text } of list) dt.items.add(new File([text], name, { type: 'text/plain' }));
-    const target = document.querySelector('main');
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
-    }
-  }, files);
-}
-
-const sample = async (path) => ({ name: path.split('/').pop(), text: await readFile(join(ROOT, 'samples', path), 'utf8') });
-
-async function shots(page, name) {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.screenshot({ path: `/tmp/sbc-${name}-1280.png` });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `/tmp/sbc-${name}-390.png` });
-}
-
 test('sbc-bench monitors: thermal wall on an RK3588, a supply dip on a Pi 5, a healthy board', async () => {
   const { page, context, requests, errors } = await openPage(browser, server.url);
   await drop(page, [await sample('telemetry/sbc-bench-m-rk3588-throttling.txt')]);
@@ -49,7 +27,7 @@ test('sbc-bench monitors: thermal wall on an RK3588, a supply dip on a Pi 5, a h
   await wall.waitFor();
   assert.match(await wall.locator('.summary').textContent(), /CPU 4,6 fell from 2400/);
   assert.equal(await page.locator('#inputs li[data-kind="telemetry"]').count(), 1);
-  await shots(page, 'rk3588');
+  await shots(page, 'sbc-rk3588');
   assert.deepEqual(errors, []);
   assert.ok(requests.every((u) => u.startsWith(server.url)), `requests: ${requests}`);
   await context.close();
@@ -86,7 +64,7 @@ test('USB resets that line up with the stalls are tied to them, in zh too; reset
   assert.match(await stall.locator('.evidence li[data-line-start="12"] .where').textContent(), /^dmesg-T-usb-disk\.txt:12 · t=42 s$/);
   assert.equal(await page.locator('[data-finding-id="power.usb-errors"]').count(), 0);
   await stall.scrollIntoViewIfNeeded();
-  await shots(page, 'usb-stall');
+  await shots(page, 'sbc-usb-stall');
   assert.deepEqual(errors, []);
   await context.close();
 

@@ -5,9 +5,7 @@
 // cpuinfo_max_freq). Healthy dumps raise nothing. Screenshots go to /tmp for a person to look at.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { ROOT, serve, launch, openPage } from './harness.mjs';
+import { serve, launch, openPage, drop, sample, shots } from './harness.mjs';
 
 let server;
 let browser;
@@ -22,26 +20,6 @@ after(async () => {
   await server?.close();
 });
 
-async function drop(page, files) {
-  await page.evaluate((list) => {
-    const dt = new DataTransfer();
-    for (const { name, text } of list) dt.items.add(new File([text], name, { type: 'text/plain' }));
-    const target = document.querySelector('main');
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
-    }
-  }, files);
-}
-
-const sample = async (path) => ({ name: path.split('/').pop(), text: await readFile(join(ROOT, 'samples', path), 'utf8') });
-
-async function shots(page, name) {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.screenshot({ path: `/tmp/status-${name}-1280.png` });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `/tmp/status-${name}-390.png` });
-}
-
 test('nvidia-smi -q: a software power cap is power.wall with the reason, a hot GPU thermal.wall', async () => {
   const { page, context, requests, errors } = await openPage(browser, server.url);
   await drop(page, [await sample('system/nvidia-smi-q-rtx3090-sw-power-cap.txt')]);
@@ -52,7 +30,7 @@ test('nvidia-smi -q: a software power cap is power.wall with the reason, a hot G
   assert.match(summary, /1530 MHz against a maximum of 2100 MHz/);
   assert.match(summary, /349\.4 W of its 350 W limit/);
   assert.equal(await page.locator('#inputs li[data-kind="telemetry"]').count(), 1);
-  await shots(page, 'nvsmi');
+  await shots(page, 'status-nvsmi');
   assert.deepEqual(errors, []);
   assert.ok(requests.every((u) => u.startsWith(server.url)), `requests: ${requests}`);
   await context.close();
@@ -78,7 +56,7 @@ test('vcgencmd and nvpmodel: under-voltage since boot, and a Jetson below MAXN, 
   const mode = page.locator('[data-finding-id="power.wall"]');
   await mode.waitFor();
   assert.match(await mode.locator('.summary').textContent(), /power mode 15W \(nvpmodel mode 2\)/);
-  await shots(page, 'jetson-vcgencmd');
+  await shots(page, 'status-jetson-vcgencmd');
   assert.deepEqual(errors, []);
   await context.close();
 
@@ -105,7 +83,7 @@ test('lscpu -e beside a perf trace decides its clusters: sched.little-cores', as
   assert.match(await little.locator('.summary').textContent(), /little CPUs 0-3/);
   await page.waitForFunction(() => document.querySelector('#sched .topology-source')?.dataset.source === 'cpuinfo-max-freq');
   await page.locator('#sched').scrollIntoViewIfNeeded();
-  await shots(page, 'lscpu');
+  await shots(page, 'status-lscpu');
   assert.deepEqual(errors, []);
   await context.close();
 });
