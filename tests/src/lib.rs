@@ -42,3 +42,30 @@ pub fn report_of_set(paths: &[PathBuf], lang: tokscope::Lang) -> serde_json::Val
     }
     serde_json::to_value(s.report(lang)).expect("report serializes")
 }
+
+/// Asserts that `path` gives the same report whether the core gets it whole or in pieces of
+/// `chunk` bytes: lines, headers and blocks cut across pieces must not change what is read.
+pub fn assert_chunk_size_invariant(path: &Path, chunk: usize) {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let whole = {
+        let mut s = tokscope::Session::new();
+        s.add(&name, &bytes);
+        serde_json::to_value(s.report(tokscope::Lang::En)).expect("report serializes")
+    };
+    let mut s = tokscope::Session::new();
+    let id = s.begin(&name);
+    for c in bytes.chunks(chunk) {
+        s.push(id, c);
+    }
+    s.end(id);
+    let pieces = serde_json::to_value(s.report(tokscope::Lang::En)).expect("report serializes");
+    assert_eq!(
+        pieces,
+        whole,
+        "{} in pieces of {chunk} bytes",
+        path.display()
+    );
+}

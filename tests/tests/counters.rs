@@ -3,7 +3,7 @@
 //! the threads, migrations and clock findings fire only where the evidence carries them.
 
 use tokscope::{Lang, Session};
-use tokscope_tests::{report_of, report_of_set, root};
+use tokscope_tests::{assert_chunk_size_invariant, report_of, report_of_set, root};
 
 fn path(name: &str) -> std::path::PathBuf {
     root().join("samples/system").join(name)
@@ -250,23 +250,7 @@ fn chunk_size_does_not_change_a_counter_report() {
         "simpleperf-stat-android-llama.txt",
         "perf-stat-x-csv-hybrid.txt",
     ] {
-        let bytes = std::fs::read(path(name)).unwrap();
-        let whole = {
-            let mut s = Session::new();
-            s.add(name, &bytes);
-            serde_json::to_value(s.report(Lang::En)).unwrap()
-        };
-        let mut s = Session::new();
-        let id = s.begin(name);
-        for c in bytes.chunks(17) {
-            s.push(id, c);
-        }
-        s.end(id);
-        assert_eq!(
-            serde_json::to_value(s.report(Lang::En)).unwrap(),
-            whole,
-            "{name}"
-        );
+        assert_chunk_size_invariant(&path(name), 17);
     }
 }
 

@@ -3,7 +3,7 @@
 //! and lscpu beside a trace decides its clusters.
 
 use tokscope::{Lang, Session};
-use tokscope_tests::{report_of, root};
+use tokscope_tests::{assert_chunk_size_invariant, report_of, root};
 
 fn system(name: &str) -> serde_json::Value {
     report_of(&root().join("samples/system").join(name), Lang::En)
@@ -166,22 +166,6 @@ fn chunk_size_does_not_change_a_status_report() {
         "nvidia-smi-q-rtx3090-sw-power-cap.txt",
         "lscpu-e-rk3588.txt",
     ] {
-        let bytes = std::fs::read(root().join("samples/system").join(name)).unwrap();
-        let whole = {
-            let mut s = Session::new();
-            s.add(name, &bytes);
-            serde_json::to_value(s.report(Lang::En)).unwrap()
-        };
-        let mut s = Session::new();
-        let id = s.begin(name);
-        for c in bytes.chunks(331) {
-            s.push(id, c);
-        }
-        s.end(id);
-        assert_eq!(
-            serde_json::to_value(s.report(Lang::En)).unwrap(),
-            whole,
-            "{name}"
-        );
+        assert_chunk_size_invariant(&root().join("samples/system").join(name), 331);
     }
 }

@@ -5,7 +5,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use tokscope::{Lang, Session};
-use tokscope_tests::{report_of, root};
+use tokscope_tests::{assert_chunk_size_invariant, report_of, root};
 
 fn ids(report: &serde_json::Value) -> Vec<String> {
     report["findings"]
@@ -162,23 +162,7 @@ fn chunk_size_does_not_change_the_report() {
         "llama-little-cores.perf.txt",
         "affinity-subset.systrace.txt",
     ] {
-        let bytes = std::fs::read(root().join("samples/traces").join(name)).unwrap();
-        let whole = {
-            let mut s = Session::new();
-            s.add(name, &bytes);
-            serde_json::to_value(s.report(Lang::En)).unwrap()
-        };
-        let mut s = Session::new();
-        let id = s.begin(name);
-        for c in bytes.chunks(997) {
-            s.push(id, c);
-        }
-        s.end(id);
-        assert_eq!(
-            serde_json::to_value(s.report(Lang::En)).unwrap(),
-            whole,
-            "{name}"
-        );
+        assert_chunk_size_invariant(&root().join("samples/traces").join(name), 997);
     }
 }
 
