@@ -26,6 +26,8 @@ test-setup:
 
 lint:
 	shellcheck -s sh scripts/tokscope-record.sh tests/record/*.sh
+	python3 scripts/check-imports.py --self-test
+	python3 scripts/check-imports.py crate/src
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
 	cargo clippy -p tokscope --target wasm32-unknown-unknown --all-targets --locked -- -D warnings

@@ -3,14 +3,12 @@
 //!
 //! Everything here is bounded by what the evidence needs, not by the size of the inputs.
 
-use crate::ingest::decode::TextEncoding;
 pub mod counters;
+mod kinds;
 pub mod memory;
 pub mod sched;
 
-use crate::ingest::failure_phrases::FailureClass;
-use crate::ingest::fallback_phrases::FallbackClass;
-use crate::sniff::{Framework, InputKind, Rejection};
+pub use kinds::{FailureClass, FallbackClass, Framework, InputKind, Rejection, TextEncoding};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 

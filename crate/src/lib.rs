@@ -4,7 +4,7 @@
 //! slow decoding as findings with evidence. One pipeline, one module per stage:
 //!
 //! ```text
-//! bytes -> sniff -> ingest -> evidence -> diagnose -> report
+//! bytes -> ingest (sniff, parse) -> evidence -> diagnose -> report
 //! ```
 //!
 //! The CLI (`src/bin/tokscope.rs`) and the web page (through [`wasm`]) drive it via [`Session`]:
@@ -28,12 +28,13 @@ pub mod kernel;
 pub mod report;
 pub mod session;
 pub mod share;
-pub mod sniff;
 pub mod stats;
 pub mod topology;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
 pub use catalogue::Lang;
+pub use evidence::InputKind;
+pub use ingest::sniff::sniff;
 pub use report::Report;
 pub use session::Session;

@@ -2,10 +2,10 @@
 //! The CLI and the wasm bindings both drive the core through this type.
 
 use crate::catalogue::Lang;
+use crate::evidence::InputKind;
 use crate::evidence::{CompareChoice, DeviceProbe, Evidence, InputId, ProblemCode};
 use crate::ingest::InputReader;
 use crate::report::{self, Report};
-use crate::sniff::InputKind;
 
 #[derive(Default)]
 pub struct Session {

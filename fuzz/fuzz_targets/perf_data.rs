@@ -3,7 +3,7 @@
 //! start with `PERFILE2`, so mutations explore the header, the sections and the records.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use tokscope::sniff::InputKind;
+use tokscope::InputKind;
 
 mod common;
 

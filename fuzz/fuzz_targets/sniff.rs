@@ -3,5 +3,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = tokscope::sniff::sniff(data);
+    let _ = tokscope::sniff(data);
 });

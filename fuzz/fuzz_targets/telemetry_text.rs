@@ -3,7 +3,7 @@
 //! say, chunked and reported like the `session` target.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use tokscope::sniff::InputKind;
+use tokscope::InputKind;
 
 mod common;
 

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use serde_json::Value;
 use std::io::Write;
-use tokscope::sniff::InputKind;
+use tokscope::InputKind;
 use tokscope::{share, Lang, Session};
 use tokscope_tests::{report_of, root};
 

@@ -72,7 +72,7 @@ const CHECKS: &[Check] = &[
 /// Whether `run`'s flags describe the CPU rather than the build: MNN prints what it detected
 /// on the device ("The device supports: i8sdot:0 ..."); llama.cpp prints what it was built with.
 fn flags_describe_cpu(run: &Run) -> bool {
-    run.framework == Some(crate::sniff::Framework::Mnn)
+    run.framework == Some(crate::evidence::Framework::Mnn)
 }
 
 /// What the CPU's own flag list says of `check`: `Some(true)` it has the instruction,

@@ -3,8 +3,8 @@
 
 use super::{EvidenceRef, Finding, InputLines, Severity};
 use crate::diagnose::Quote;
+use crate::evidence::FallbackClass;
 use crate::evidence::{Evidence, FallbackGroup};
-use crate::ingest::fallback_phrases::FallbackClass;
 
 pub const IDS: &[&str] = &[
     "fallback.precision",
@@ -13,6 +13,17 @@ pub const IDS: &[&str] = &[
     "fallback.unsupported-op",
     "fallback.other",
 ];
+
+/// The finding id a class of fallback produces (one of [`IDS`]).
+fn finding_id(class: FallbackClass) -> &'static str {
+    match class {
+        FallbackClass::Precision => IDS[0],
+        FallbackClass::Reference => IDS[1],
+        FallbackClass::Cpu => IDS[2],
+        FallbackClass::UnsupportedOp => IDS[3],
+        FallbackClass::Other => IDS[4],
+    }
+}
 
 pub fn rule(ev: &Evidence) -> Vec<Finding> {
     let mut groups: Vec<&FallbackGroup> = ev.fallbacks.iter().collect();
@@ -61,7 +72,7 @@ fn finding(ev: &Evidence, g: &FallbackGroup) -> Finding {
         })
         .collect();
     Finding {
-        id: g.class.finding_id(),
+        id: finding_id(g.class),
         severity: severity(g.class),
         params: vec![
             ("framework", framework),

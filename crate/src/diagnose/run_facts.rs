@@ -3,8 +3,8 @@
 
 use super::EvidenceRef;
 use crate::diagnose::Quote;
+use crate::evidence::Framework;
 use crate::evidence::{Evidence, InputId, Run};
-use crate::sniff::Framework;
 
 /// The input a run was read from (runs carry the input name).
 pub fn input_of(ev: &Evidence, run: &Run) -> InputId {

@@ -8,7 +8,7 @@ use super::run_facts::decode_tok_s;
 use super::{EvidenceRef, Finding, InputLines, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::Evidence;
-use crate::ingest::failure_phrases::FailureClass;
+use crate::evidence::FailureClass;
 
 pub const IDS: &[&str] = &["run.failed"];
 

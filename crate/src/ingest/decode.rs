@@ -2,31 +2,14 @@
 //! guard on the inflated size), and UTF-16 (LE/BE, with or without a BOM) and GBK/GB18030 text is
 //! transcoded. The encoding is decided once, from the first bytes.
 
+use crate::evidence::TextEncoding;
 use encoding_rs::{Decoder, DecoderResult, Encoding, GB18030, UTF_16BE, UTF_16LE, WINDOWS_1252};
 use flate2::write::MultiGzDecoder;
-use serde::{Deserialize, Serialize};
 use std::io::Write;
 
 /// Most bytes a compressed input may inflate to. Far above any real trace kept gzipped, and low
 /// enough that a zip bomb stops with a clear message instead of running for hours.
 pub const MAX_INFLATED_BYTES: u64 = 16 << 30;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum TextEncoding {
-    #[serde(rename = "utf-8")]
-    Utf8,
-    #[serde(rename = "utf-8-bom")]
-    Utf8Bom,
-    #[serde(rename = "utf-16le")]
-    Utf16le,
-    #[serde(rename = "utf-16be")]
-    Utf16be,
-    #[serde(rename = "gb18030")]
-    Gb18030,
-    /// Windows tools in Western locales (HWiNFO writes `°C` as one byte, 0xB0).
-    #[serde(rename = "windows-1252")]
-    Windows1252,
-}
 
 impl TextEncoding {
     /// Decides from the first bytes of the (inflated) input.

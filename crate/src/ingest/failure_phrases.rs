@@ -4,33 +4,10 @@
 //! interface failures, MediaPipe calculator and RET_CHECK failures, TVM/MLC `Check failed`,
 //! ONNX Runtime session initialization errors, Android `FATAL EXCEPTION` / `Fatal signal`).
 
+use crate::evidence::FailureClass;
 use aho_corasick::AhoCorasick;
 use regex::{Regex, RegexSet};
 use std::sync::OnceLock;
-
-/// Ordered from the most telling: a mismatch or an OOM explains the crash that follows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum FailureClass {
-    /// The model is built for another backend, or the versions do not match.
-    Mismatch,
-    /// The process ran out of memory or was killed for it.
-    OutOfMemory,
-    /// The model, a context or a session could not be loaded or opened.
-    Load,
-    /// The process died: a signal, an abort, an uncaught exception, a failed assertion.
-    Crash,
-}
-
-impl FailureClass {
-    pub fn key(self) -> &'static str {
-        match self {
-            FailureClass::Crash => "crash",
-            FailureClass::OutOfMemory => "oom",
-            FailureClass::Mismatch => "mismatch",
-            FailureClass::Load => "load",
-        }
-    }
-}
 
 /// Lines that look like failures and are not: MNN prints this on every first run (no tuning
 /// cache yet) and carries on.

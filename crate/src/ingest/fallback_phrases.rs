@@ -3,39 +3,10 @@
 //!
 //! A framework's own wording is one more entry in [`PHRASES`] (or [`BENIGN`]); no code changes.
 
+use crate::evidence::FallbackClass;
 use aho_corasick::AhoCorasick;
 use regex::{Regex, RegexSet};
-use serde::Serialize;
 use std::sync::OnceLock;
-
-/// What fell back, as far as the wording tells.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FallbackClass {
-    /// Quantized weights expanded or computed at fp16 / fp32.
-    Precision,
-    /// A reference, generic or scalar kernel instead of the optimized one.
-    Reference,
-    /// Ops or the whole graph went back to the CPU from an accelerator or a faster buffer type.
-    Cpu,
-    /// An op, kernel, type or device is reported unsupported.
-    UnsupportedOp,
-    /// Says "fallback" without saying to what.
-    Other,
-}
-
-impl FallbackClass {
-    /// The finding id this class produces.
-    pub fn finding_id(self) -> &'static str {
-        match self {
-            FallbackClass::Precision => "fallback.precision",
-            FallbackClass::Reference => "fallback.reference-kernel",
-            FallbackClass::Cpu => "fallback.cpu",
-            FallbackClass::UnsupportedOp => "fallback.unsupported-op",
-            FallbackClass::Other => "fallback.other",
-        }
-    }
-}
 
 /// Lines that mention fallback or support but report none: checked first, and a match
 /// means the line is not a fallback.

@@ -17,16 +17,17 @@ pub mod max_freq_list;
 pub mod perf_data;
 pub mod perf_stat;
 pub mod snapshot;
+pub mod sniff;
 pub mod telemetry;
 pub mod trace;
 pub mod trace_line;
 pub mod tracepoints;
 pub mod wrapper;
 
-use crate::evidence::{Evidence, InputId, ProblemCode};
-use crate::sniff::{self, InputKind, SNIFF_BYTES};
-use decode::{Gunzip, InflateError, TextEncoding, Transcoder};
+use crate::evidence::{Evidence, InputId, InputKind, ProblemCode, TextEncoding};
+use decode::{Gunzip, InflateError, Transcoder};
 use lines::{Line, LineSplitter};
+use sniff::SNIFF_BYTES;
 
 /// A parser of one input kind, fed line by line.
 pub trait LineParser {

@@ -32,8 +32,8 @@ use super::{wrapper, LineParser};
 use crate::evidence::counters::{
     CounterScope, CounterSummary, CounterTool, CounterValue, MAX_SUMMARIES,
 };
+use crate::evidence::Framework;
 use crate::evidence::{Evidence, InputId, ProblemCode, SkippedLines};
-use crate::sniff::Framework;
 use regex::Regex;
 use std::sync::OnceLock;
 

@@ -2,7 +2,7 @@
 //! threads and memory at one instant, one or many times over (`top -d 1 -n 30`, a shell loop
 //! around `ps -T` or `cat /proc/<pid>/task/*/stat`).
 //!
-//! One input kind, [`InputKind::Snapshot`](crate::sniff::InputKind::Snapshot), covers all of
+//! One input kind, [`InputKind::Snapshot`](crate::evidence::InputKind::Snapshot), covers all of
 //! them, because users paste them together (a `top -H` frame, then `dumpsys meminfo`, then
 //! `free -h`) and because they share one meaning: a sample, not a record. Each part is found by
 //! its own shape, line by line:
@@ -1191,7 +1191,8 @@ shell        14201 14231  9877 5012344 4283120 0                   0 R llama-cli
 
     #[test]
     fn sniffed_as_snapshots_and_a_log_with_a_top_stays_a_log() {
-        use crate::sniff::{sniff, InputKind};
+        use crate::evidence::InputKind;
+        use crate::ingest::sniff::sniff;
         for text in [
             TOYBOX,
             "pid 1's current affinity mask: ff\n",

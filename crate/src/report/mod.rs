@@ -10,10 +10,10 @@ pub mod verdict;
 
 use crate::catalogue::{self, Lang};
 use crate::diagnose::{self, Quote, Severity};
+use crate::evidence::TextEncoding;
 use crate::evidence::{downsample, Evidence, InputFacts, ProblemCode, Quantity, Run};
-use crate::ingest::decode::TextEncoding;
+use crate::evidence::{Framework, InputKind};
 use crate::ingest::frameworks::runs::MAX_RUNS_PER_INPUT;
-use crate::sniff::{Framework, InputKind};
 use serde::{Deserialize, Serialize};
 
 /// Version of the report schema; bumped on any incompatible change.
@@ -337,9 +337,11 @@ fn input_report(facts: &InputFacts, system_info: bool, lang: Lang) -> InputRepor
         })
         .unwrap_or_default();
     // What the log was read as, and how to get a readable one from that framework.
-    let fw = facts.framework.unwrap_or(crate::sniff::Framework::Unknown);
+    let fw = facts
+        .framework
+        .unwrap_or(crate::evidence::Framework::Unknown);
     let fw_label = match fw {
-        crate::sniff::Framework::Unknown => catalogue::text(lang, "howto.unknown-label", &[]),
+        crate::evidence::Framework::Unknown => catalogue::text(lang, "howto.unknown-label", &[]),
         known => catalogue::text(lang, "howto.known-label", &[("framework", known.label())]),
     };
     let howto = catalogue::text(lang, &format!("howto.{}", fw.key()), &[]);

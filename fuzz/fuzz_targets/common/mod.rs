@@ -2,7 +2,7 @@
 //! kind, or sniffed — in chunks whose size the first byte picks (so lines, CRLFs, UTF-16 pairs
 //! and gzip members cross chunk boundaries), then build the report and render it every way the
 //! CLI and the page do, share link included.
-use tokscope::sniff::InputKind;
+use tokscope::InputKind;
 use tokscope::{report, share, Lang, Session};
 
 /// Reads `data` (its first byte being the chunk size) and renders the report.

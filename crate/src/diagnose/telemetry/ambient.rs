@@ -16,7 +16,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
     let Some(amb) = ctx
         .temps
         .iter()
-        .find(|t| super::thermal_wall::threshold(&t.name).is_none())
+        .find(|t| super::threshold(&t.name).is_none())
     else {
         return Vec::new();
     };

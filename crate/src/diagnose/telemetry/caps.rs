@@ -14,7 +14,7 @@ use super::{num, Ctx, CAP_RATIO};
 use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
-use crate::sniff::InputKind;
+use crate::evidence::InputKind;
 use crate::topology::cpu_list;
 
 pub const IDS: &[&str] = &["thermal.rotating-cap", "thermal.oscillating-cap"];

@@ -15,7 +15,7 @@
 //! wall by configuration, with its line as evidence.
 
 use super::stats::mean;
-use super::thermal_wall::threshold;
+use super::threshold;
 use super::{axis_t, flag_is_thermal, num, time_origins};
 use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};

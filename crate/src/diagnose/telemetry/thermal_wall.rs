@@ -83,35 +83,6 @@ pub fn find_cap(ctx: &Ctx, d: &Domain) -> Option<Cap> {
     })
 }
 
-/// Throttle point by sensor class: (°C, class key).
-pub fn threshold(sensor: &str) -> Option<(f64, &'static str)> {
-    let l = sensor.to_lowercase();
-    if l.contains("ambient") || l.starts_with("amb") {
-        return None;
-    }
-    Some(
-        if [
-            "skin", "xo-therm", "quiet", "mtktsap", "case", "surface", "shell", "back",
-        ]
-        .iter()
-        .any(|w| l.contains(w))
-        {
-            (45.0, "skin")
-        } else if ["batt", "btemp", "bat"].iter().any(|w| l.contains(w)) {
-            (45.0, "battery")
-        } else if l.contains("memory") || l.contains("hbm") {
-            (95.0, "memory")
-        } else if l == "soc" {
-            // The one sensor of a single-board computer (vcgencmd, sbc-bench): their SoCs throttle
-            // well below a phone or desktop die: a Raspberry Pi from 80 °C, an RK3399 from 70-75 °C,
-            // an RK3588 at 85 °C.
-            (80.0, "soc")
-        } else {
-            (90.0, "die")
-        },
-    )
-}
-
 struct SensorAtOnset<'a> {
     track: &'a Track,
     at_onset: f64,
@@ -133,7 +104,7 @@ fn sensors_at<'a>(ctx: &'a Ctx, d: &Domain, cap: &Cap) -> Vec<SensorAtOnset<'a>>
     ctx.temps
         .iter()
         .filter_map(|t| {
-            let (limit, _) = threshold(&t.name)?;
+            let (limit, _) = super::threshold(&t.name)?;
             let at_onset = window_mean(&t.values, cap.onset.saturating_sub(w), cap.onset + 1)?;
             let at_start = window_mean(&t.values, start, start + w)?;
             let temp: Vec<f64> = (0..ctx.grid.n)

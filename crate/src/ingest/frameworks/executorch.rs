@@ -8,7 +8,7 @@ use super::cap;
 use super::json_block::Doc;
 use super::runs::{num, phase, quant_from_name, PhaseKind, RunCollector};
 use super::FrameworkParser;
-use crate::sniff::Framework;
+use crate::evidence::Framework;
 use regex::Regex;
 use std::sync::OnceLock;
 

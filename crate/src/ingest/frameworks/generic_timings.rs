@@ -19,7 +19,7 @@
 use super::json_block::Doc;
 use super::runs::{num, phase, PhaseKind, RunCollector};
 use super::FrameworkParser;
-use crate::sniff::Framework;
+use crate::evidence::Framework;
 use regex::Regex;
 use std::sync::OnceLock;
 

@@ -8,7 +8,7 @@ use super::cap;
 use super::json_block::Doc;
 use super::runs::{phase, PhaseKind, RunCollector};
 use super::FrameworkParser;
-use crate::sniff::Framework;
+use crate::evidence::Framework;
 use regex::Regex;
 use serde_json::Value;
 use std::sync::OnceLock;

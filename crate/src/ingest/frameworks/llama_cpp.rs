@@ -18,8 +18,8 @@ use super::json_block::Doc;
 use super::runs::{num, phase, PhaseKind, RunCollector};
 use super::FrameworkParser;
 use super::{cap, cap_if};
+use crate::evidence::Framework;
 use crate::evidence::{BenchRow, Run};
-use crate::sniff::Framework;
 use regex::Regex;
 use std::sync::OnceLock;
 

@@ -5,7 +5,7 @@
 use super::cap;
 use super::runs::{quant_from_name, RunCollector};
 use super::FrameworkParser;
-use crate::sniff::Framework;
+use crate::evidence::Framework;
 use regex::Regex;
 use std::sync::OnceLock;
 

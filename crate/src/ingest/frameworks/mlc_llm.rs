@@ -6,8 +6,8 @@
 use super::cap;
 use super::runs::{num, phase, quant_from_name, round3, PhaseKind, RunCollector};
 use super::FrameworkParser;
+use crate::evidence::Framework;
 use crate::evidence::Phase;
-use crate::sniff::Framework;
 use regex::Regex;
 use std::sync::OnceLock;
 

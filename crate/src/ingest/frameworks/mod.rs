@@ -21,8 +21,8 @@ pub mod onnxruntime;
 pub mod runs;
 pub mod tflite;
 
+use crate::evidence::Framework;
 use crate::evidence::Run;
-use crate::sniff::Framework;
 use json_block::{Doc, JsonBlock};
 use runs::RunCollector;
 use std::borrow::Cow;

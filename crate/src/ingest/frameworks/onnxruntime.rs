@@ -6,7 +6,7 @@
 use super::cap;
 use super::runs::{num, phase, PhaseKind, RunCollector};
 use super::FrameworkParser;
-use crate::sniff::Framework;
+use crate::evidence::Framework;
 use regex::Regex;
 use std::sync::OnceLock;
 

@@ -5,8 +5,8 @@
 //! run that keeps the set-up facts (model, build, threads, buffers) of the one before, which is
 //! how a llama-server log with many requests becomes one run per request.
 
+use crate::evidence::Framework;
 use crate::evidence::{Phase, Run};
-use crate::sniff::Framework;
 
 /// Runs kept per input; a server log with more requests keeps the first ones.
 pub const MAX_RUNS_PER_INPUT: usize = 500;

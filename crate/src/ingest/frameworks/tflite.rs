@@ -10,7 +10,7 @@
 use super::cap;
 use super::runs::{num, phase, quant_from_name, PhaseKind, RunCollector};
 use super::FrameworkParser;
-use crate::sniff::Framework;
+use crate::evidence::Framework;
 use regex::Regex;
 use std::sync::OnceLock;
 

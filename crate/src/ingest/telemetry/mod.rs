@@ -135,3 +135,16 @@ impl SampleClock {
         self.started = true;
     }
 }
+
+/// `vcgencmd get_throttled`'s bits: the low ones say what holds now, bits 16-19 what has happened
+/// since boot.
+pub const THROTTLED_BITS: &[(u32, &str)] = &[
+    (0, "under-voltage"),
+    (1, "arm frequency capped"),
+    (2, "throttled"),
+    (3, "soft temperature limit"),
+    (16, "under-voltage has occurred"),
+    (17, "arm frequency capping has occurred"),
+    (18, "throttling has occurred"),
+    (19, "soft temperature limit has occurred"),
+];

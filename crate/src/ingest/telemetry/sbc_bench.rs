@@ -329,7 +329,7 @@ impl SbcBench {
             return false;
         };
         let at = self.last.unwrap_or(0.0);
-        for (bit, reason) in super::text::THROTTLED_BITS {
+        for (bit, reason) in super::THROTTLED_BITS {
             if (*bit as usize) < t.len() {
                 let on = f64::from(u8::from(bits & (1 << bit) != 0));
                 sink.push(

@@ -54,19 +54,6 @@ fn patterns() -> &'static Patterns {
     })
 }
 
-/// `vcgencmd get_throttled`'s bits: the low ones say what holds now, bits 16-19 what has happened
-/// since boot.
-pub const THROTTLED_BITS: &[(u32, &str)] = &[
-    (0, "under-voltage"),
-    (1, "arm frequency capped"),
-    (2, "throttled"),
-    (3, "soft temperature limit"),
-    (16, "under-voltage has occurred"),
-    (17, "arm frequency capping has occurred"),
-    (18, "throttling has occurred"),
-    (19, "soft temperature limit has occurred"),
-];
-
 #[derive(Default, PartialEq, Eq, Clone, Copy)]
 enum Section {
     #[default]
@@ -411,7 +398,7 @@ impl TextTelemetryParser {
                     self.skipped.add(number, raw);
                     return;
                 };
-                for (bit, reason) in THROTTLED_BITS {
+                for (bit, reason) in super::THROTTLED_BITS {
                     let on = f64::from(u8::from(bits & (1 << bit) != 0));
                     self.sink.push(
                         Quantity::ThrottleFlag {

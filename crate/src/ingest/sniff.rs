@@ -1,135 +1,14 @@
 //! Decides what a dropped file is from its first bytes: a framework log (and which framework),
 //! a perf/ftrace trace as text, CSV telemetry, or something tokscope does not read.
 
-use crate::ingest::decode::{TextEncoding, Transcoder};
+use crate::evidence::{Framework, InputKind, Rejection, TextEncoding};
+use crate::ingest::decode::Transcoder;
 use crate::ingest::wrapper;
 use regex::Regex;
-use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
 /// How many leading bytes the sniffer looks at.
 pub const SNIFF_BYTES: usize = 64 * 1024;
-
-/// Inference frameworks whose logs tokscope recognizes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, PartialOrd, Ord)]
-#[serde(rename_all = "kebab-case")]
-pub enum Framework {
-    LlamaCpp,
-    Mnn,
-    MlcLlm,
-    OnnxRuntime,
-    Tflite,
-    Mediapipe,
-    Executorch,
-    Qnn,
-    Ncnn,
-    /// Timings read by the generic reader from a log no framework parser knows.
-    Unknown,
-}
-
-impl Framework {
-    /// The id used in reports and catalogue keys (`llama-cpp`, `onnx-runtime`, `unknown`).
-    pub fn key(self) -> &'static str {
-        match self {
-            Framework::LlamaCpp => "llama-cpp",
-            Framework::Mnn => "mnn",
-            Framework::MlcLlm => "mlc-llm",
-            Framework::OnnxRuntime => "onnx-runtime",
-            Framework::Tflite => "tflite",
-            Framework::Mediapipe => "mediapipe",
-            Framework::Executorch => "executorch",
-            Framework::Qnn => "qnn",
-            Framework::Ncnn => "ncnn",
-            Framework::Unknown => "unknown",
-        }
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Framework::LlamaCpp => "llama.cpp",
-            Framework::Mnn => "MNN",
-            Framework::MlcLlm => "MLC-LLM",
-            Framework::OnnxRuntime => "ONNX Runtime",
-            Framework::Tflite => "TFLite / LiteRT",
-            Framework::Mediapipe => "MediaPipe",
-            Framework::Executorch => "ExecuTorch",
-            Framework::Qnn => "QNN / Genie",
-            Framework::Ncnn => "ncnn",
-            Framework::Unknown => "unknown",
-        }
-    }
-}
-
-/// What a file was recognized as.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum InputKind {
-    /// Text log of an inference framework (or an unknown one: `framework` is then `None`).
-    Log,
-    /// `perf script`, simpleperf or ftrace text.
-    Trace,
-    /// Comma-, tab- or semicolon-separated telemetry.
-    Csv,
-    /// Line-oriented telemetry text: tegrastats, dumpsys battery / thermalservice, sysfs dumps,
-    /// powermetrics, vcgencmd, sbc-bench / armbianmonitor monitor output.
-    Telemetry,
-    /// Binary `perf.data` of Linux perf or simpleperf.
-    PerfData,
-    /// A tokscope-record bundle: log, telemetry and thread snapshots on one clock.
-    Bundle,
-    /// Not something tokscope reads; the reason is in `Rejection`.
-    Unsupported,
-    /// `dmesg`, `journalctl -k` or logcat's kernel buffer.
-    KernelLog,
-    /// Thread and memory snapshots: `top -H`, `ps -T`, `/proc/<pid>/task/*/stat`, `taskset -p`,
-    /// `dumpsys meminfo`, `/proc/<pid>/status`, `free`, `/proc/meminfo`.
-    Snapshot,
-    /// Counter summaries: `perf stat` (text, `-I`, `-x` CSV) and `simpleperf stat`, possibly
-    /// after the output of the command they wrapped (`framework` then names its log).
-    Counters,
-}
-
-impl InputKind {
-    pub fn key(&self) -> &'static str {
-        match self {
-            InputKind::Log => "log",
-            InputKind::Trace => "trace",
-            InputKind::Csv => "csv",
-            InputKind::Telemetry => "telemetry",
-            InputKind::PerfData => "perf-data",
-            InputKind::Bundle => "bundle",
-            InputKind::Unsupported => "unsupported",
-            InputKind::KernelLog => "kernel-log",
-            InputKind::Snapshot => "snapshot",
-            InputKind::Counters => "counters",
-        }
-    }
-}
-
-/// Why a file was rejected.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Rejection {
-    Empty,
-    Image,
-    Archive,
-    Pdf,
-    Executable,
-    Binary,
-}
-
-impl Rejection {
-    pub fn key(self) -> &'static str {
-        match self {
-            Rejection::Empty => "empty",
-            Rejection::Image => "image",
-            Rejection::Archive => "archive",
-            Rejection::Pdf => "pdf",
-            Rejection::Executable => "executable",
-            Rejection::Binary => "binary",
-        }
-    }
-}
 
 /// The sniffer's verdict.
 #[derive(Debug, Clone, PartialEq, Eq)]
