@@ -56,7 +56,7 @@ fn main() {
             .series
             .iter()
             .filter(|s| {
-                use tokscope::evidence::Quantity::*;
+                use tokscope::Quantity::*;
                 matches!(
                     (&s.quantity, q),
                     (CpuFreq { .. }, "cpu-freq")

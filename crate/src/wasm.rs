@@ -175,10 +175,10 @@ pub fn kernel_paths() -> String {
         .join(",")
 }
 
-/// The decode ceiling table (`kernel::ceiling::table`) at `bandwidth_gbps`, as JSON.
+/// The decode ceiling table (`kernel::ceiling_table::table`) at `bandwidth_gbps`, as JSON.
 #[wasm_bindgen]
 pub fn ceiling_table_json(bandwidth_gbps: f64, context: u32) -> String {
-    let t = crate::kernel::ceiling::table(bandwidth_gbps, context);
+    let t = crate::kernel::ceiling_table::table(bandwidth_gbps, context);
     serde_json::to_string(&t).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
 }
 

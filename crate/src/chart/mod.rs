@@ -26,7 +26,9 @@
 //! // Natively, `draw_bitmap` renders into an RGB buffer; the page draws on a canvas.
 //! ```
 
-pub mod timeline;
+// Only the page draws the thread timeline.
+#[cfg(any(target_arch = "wasm32", test))]
+pub(crate) mod timeline;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;

@@ -365,6 +365,33 @@ mod tests {
     }
 
     #[test]
+    fn every_layout_fits_the_height_the_page_gives_its_canvas() {
+        use crate::report::sched::FreqStrip;
+        let mut tr = trace("BB.L");
+        tr.timeline.lanes.push(tr.timeline.lanes[0].clone());
+        tr.freq = (0..3)
+            .map(|cpu| FreqStrip {
+                cpu,
+                cluster: crate::topology::Cluster::Big,
+                max_mhz: Some(2400.0),
+                mhz: vec![Some(600.0), None, Some(2400.0), Some(1800.0)],
+            })
+            .collect();
+        let (lanes, _) = timeline_layout(&tr, 558, None);
+        let h = timeline_height(tr.timeline.lanes.len());
+        assert!(lanes.iter().all(|r| r.1 >= 0 && r.3 <= h), "{lanes:?} in {h}");
+        let (rows, labels) = freq_layout(&tr, 558, None);
+        let h = freq_height(tr.freq.len());
+        assert_eq!(rows.len(), 9, "three CPUs, three bins with a frequency");
+        assert!(rows.iter().all(|r| r.1 >= AXIS_H && r.3 <= h), "{rows:?} in {h}");
+        // The colour runs from pale at a low clock to dark at the maximum.
+        assert_eq!(rows[1].4, freq_colour(1.0));
+        assert_eq!(rows[0].4, freq_colour(0.25));
+        assert_ne!(freq_colour(0.0), freq_colour(1.0));
+        assert!(labels.iter().any(|l| l.2 == "cpu2 B 2400 MHz"));
+    }
+
+    #[test]
     fn the_readout_names_the_cluster_under_the_pointer() {
         let tr = trace("BB.L");
         assert_eq!(

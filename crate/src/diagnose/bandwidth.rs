@@ -47,6 +47,7 @@ fn finding(ev: &Evidence, run: &Run, bw: f64) -> Option<Finding> {
     let input = ev.inputs.iter().position(|i| i.name == run.input)?;
     let lines = run.line_start.map(|s| (s, run.line_end.unwrap_or(s)));
     Some(Finding {
+        variant: None,
         id: IDS[0],
         severity,
         params: vec![

@@ -70,6 +70,7 @@ fn pair(ev: &Evidence, (ia, a): (InputId, &Run), (ib, b): (InputId, &Run), out: 
     let (fa, fb) = (fallback_count(ev, ia), fallback_count(ev, ib));
     if fb > 0 && fa == 0 {
         out.push(Finding {
+            variant: None,
             id: "compare.fallback",
             severity: Severity::Critical,
             params: vec![("a", name(ia)), ("b", name(ib)), ("count", fb.to_string())],
@@ -99,6 +100,7 @@ fn pair(ev: &Evidence, (ia, a): (InputId, &Run), (ib, b): (InputId, &Run), out: 
         params.insert(0, ("a", name(ia)));
         params.insert(1, ("b", name(ib)));
         out.push(Finding {
+            variant: None,
             id,
             severity,
             params,

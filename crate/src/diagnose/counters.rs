@@ -237,6 +237,7 @@ fn summary(s: &CounterSummary, blocks: usize, clocks: Option<&(f64, Option<f64>)
     let mut evidence = vec![line_ref(s, None, quote)];
     evidence.extend(notes(s, blocks));
     Finding {
+        variant: None,
         id: IDS[0],
         severity: Severity::Info,
         params,
@@ -326,6 +327,7 @@ fn waiting(ev: &Evidence, s: &CounterSummary, run: &Run, n: u32, cpus: f64) -> F
     let share = format!("{:.0}%", cpus / n as f64 * 100.0);
     let elapsed = or_unknown(s.elapsed().map(fmt));
     Finding {
+        variant: None,
         id: IDS[1],
         severity: Severity::Warning,
         params: vec![
@@ -370,7 +372,6 @@ fn migrations(s: &CounterSummary) -> Option<Finding> {
     let rate = or_unknown(s.per_second(m).map(fmt));
     let duration = or_unknown(s.elapsed().map(fmt));
     let params = vec![
-        ("variant", "counters".to_string()),
         ("count", format!("{:.0}", m.value)),
         ("rate", rate.clone()),
         ("cpu_rate", fmt(per_cpu_s)),
@@ -379,6 +380,7 @@ fn migrations(s: &CounterSummary) -> Option<Finding> {
         ("scope", scope_param(s)),
     ];
     Some(Finding {
+        variant: Some("counters"),
         id: super::sched_migrations::IDS[0],
         severity: Severity::Warning,
         params,
@@ -409,6 +411,7 @@ fn low_clock(s: &CounterSummary, g: f64, fastest: f64, little: Option<f64>) -> F
         None => "@counters.clock.uniform",
     };
     Finding {
+        variant: None,
         id: IDS[2],
         severity: Severity::Warning,
         params: vec![

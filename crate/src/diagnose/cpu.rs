@@ -142,6 +142,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             ("runs", runs.to_string()),
             ("hw_flag", check.cpu_flag.to_string()),
         ];
+        let mut variant = None;
         match hardware {
             Some((has, flags)) => {
                 let source = format!("{}:{}", ev.inputs[flags.input].name, flags.line);
@@ -155,13 +156,10 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                         }
                         .to_string(),
                     ),
-                    (
-                        "variant",
-                        if has { "cpu-has" } else { "cpu-lacks" }.to_string(),
-                    ),
                     ("hw_field", flags.field.to_string()),
                     ("hw_source", source),
                 ]);
+                variant = Some(if has { "cpu-has" } else { "cpu-lacks" });
                 refs.push(EvidenceRef {
                     input: flags.input,
                     lines: Some((flags.line, flags.line)),
@@ -184,14 +182,13 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                 if severity == Severity::Info {
                     continue;
                 }
-                params.extend([
-                    ("hardware", "@cpu.hardware.framework-says".to_string()),
-                    ("variant", "cpu-lacks".to_string()),
-                ]);
+                params.push(("hardware", "@cpu.hardware.framework-says".to_string()));
+                variant = Some("cpu-lacks");
             }
             None => params.push(("hardware", "@cpu.hardware.unknown".to_string())),
         }
         out.push(Finding {
+            variant,
             id,
             severity,
             params,

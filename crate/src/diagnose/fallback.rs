@@ -72,6 +72,7 @@ fn finding(ev: &Evidence, g: &FallbackGroup) -> Finding {
         })
         .collect();
     Finding {
+        variant: None,
         id: finding_id(g.class),
         severity: severity(g.class),
         params: vec![

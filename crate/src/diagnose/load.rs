@@ -16,6 +16,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
         .filter_map(|run| {
             let ms = run.load_ms.filter(|ms| *ms >= SLOW_MS)?;
             Some(Finding {
+                variant: None,
                 id: "load.slow",
                 severity: Severity::Warning,
                 params: vec![

@@ -27,6 +27,7 @@ fn finding(
     let mut p = vec![("framework", framework_label(run))];
     p.extend(params);
     Finding {
+        variant: None,
         id,
         severity,
         params: p,

@@ -55,6 +55,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
     if let Some(p) = workload(ev).filter(|_| !a_run_knows_the_model(ev)) {
         let rss = size(p.bytes as f64);
         out.push(Finding {
+            variant: None,
             id: IDS[0],
             severity: Severity::Info,
             params: vec![
@@ -114,6 +115,7 @@ fn low_available(ev: &Evidence) -> Option<Finding> {
     let (swap_used, swap_total) = (size(used as f64), size(total_swap as f64));
     let share_pct = format!("{:.0}%", share(worst).unwrap_or(0.0) * 100.0);
     Some(Finding {
+        variant: None,
         id: IDS[1],
         severity: Severity::Warning,
         params: vec![

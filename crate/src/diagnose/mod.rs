@@ -65,13 +65,18 @@ pub struct EvidenceRef {
 }
 
 impl Finding {
+    /// The wording this finding takes, when not the rule's first (`likely`, `cpu-lacks`, ...).
+    pub fn variant(&self) -> Option<&'static str> {
+        self.variant
+    }
+
     /// The catalogue key of one of its texts (`title`, `summary`, ...): a finding read from
     /// another kind of evidence, or on weaker grounds, words it as `<key>-<variant>` where the
     /// catalogue has that text.
     pub fn text_key(&self, part: &str) -> String {
         let key = format!("finding.{}.{part}", self.id);
-        match self.params.iter().find(|(k, _)| *k == "variant") {
-            Some((_, v)) if crate::catalogue::entries().contains_key(&format!("{key}-{v}")) => {
+        match self.variant {
+            Some(v) if crate::catalogue::entries().contains_key(&format!("{key}-{v}")) => {
                 format!("{key}-{v}")
             }
             _ => key,
@@ -119,6 +124,9 @@ pub struct Finding {
     /// Stable id, also the catalogue key: `finding.<id>.title` and so on.
     pub id: &'static str,
     pub severity: Severity,
+    /// The wording, when not the rule's first: the texts are `finding.<id>.<part>-<variant>`
+    /// where the catalogue has them (`likely`, `cpu-lacks`, `counters`, ...).
+    pub variant: Option<&'static str>,
     /// Values the catalogue texts refer to as `{name}`.
     pub params: Vec<(&'static str, String)>,
     pub count: Option<u64>,
@@ -128,102 +136,124 @@ pub struct Finding {
     pub lines_truncated: bool,
 }
 
-type Rule = fn(&Evidence) -> Vec<Finding>;
+/// A rule: the finding ids it may emit, and how it reads the evidence. The registry below is
+/// the one list of rules; `diagnose` holds each rule to its ids, and the catalogue test holds
+/// the catalogue to every id.
+pub struct Rule {
+    pub ids: &'static [&'static str],
+    pub also: &'static [&'static str],
+    pub run: fn(&Evidence) -> Vec<Finding>,
+}
 
 /// Every rule, in the order their findings are listed when severities tie.
 const RULES: &[Rule] = &[
-    run_failed::rule,
-    fallback::rule,
-    quant::rule,
-    memory::rule,
-    offload::rule,
-    cpu::rule,
-    compare::rule,
-    threads::rule,
-    measure::rule,
-    load::rule,
-    power_under_voltage::rule,
-    usb_errors::rule,
-    thermal_kernel_throttle::rule,
-    bandwidth::rule,
-    sustained::rule,
-    telemetry::thermal_wall::rule,
-    telemetry::caps::rule,
-    telemetry::charging::rule,
-    telemetry::stall::rule,
-    telemetry::decay::rule,
-    telemetry::ambient::rule,
-    sched_little_cores::rule,
-    sched_affinity_subset::rule,
-    sched_oversubscribed::rule,
-    sched_migrations::rule,
-    counters::rule,
-    thermal_rotating_throttle::rule,
-    thermal_freq_capped::rule,
+    rule(run_failed::IDS, run_failed::rule),
+    rule(fallback::IDS, fallback::rule),
+    rule(quant::IDS, quant::rule),
+    rule(memory::IDS, memory::rule),
+    rule(offload::IDS, offload::rule),
+    rule(cpu::IDS, cpu::rule),
+    rule(compare::IDS, compare::rule),
+    rule(threads::IDS, threads::rule),
+    rule(measure::IDS, measure::rule),
+    rule(load::IDS, load::rule),
+    rule(power_under_voltage::IDS, power_under_voltage::rule),
+    rule(usb_errors::IDS, usb_errors::rule),
+    rule(thermal_kernel_throttle::IDS, thermal_kernel_throttle::rule),
+    rule(bandwidth::IDS, bandwidth::rule),
+    rule(sustained::IDS, sustained::rule),
+    rule(telemetry::thermal_wall::IDS, telemetry::thermal_wall::rule),
+    rule(telemetry::caps::IDS, telemetry::caps::rule),
+    rule(telemetry::charging::IDS, telemetry::charging::rule),
+    rule(telemetry::stall::IDS, telemetry::stall::rule),
+    rule(telemetry::decay::IDS, telemetry::decay::rule),
+    rule(telemetry::ambient::IDS, telemetry::ambient::rule),
+    rule(sched_little_cores::IDS, sched_little_cores::rule),
+    rule(sched_affinity_subset::IDS, sched_affinity_subset::rule),
+    rule(sched_oversubscribed::IDS, sched_oversubscribed::rule),
+    rule(sched_migrations::IDS, sched_migrations::rule),
+    // The counter summary locates no migration, but counts them: the same finding, worded
+    // for a count.
+    Rule {
+        ids: counters::IDS,
+        also: sched_migrations::IDS,
+        run: counters::rule,
+    },
+    rule(
+        thermal_rotating_throttle::IDS,
+        thermal_rotating_throttle::rule,
+    ),
+    rule(thermal_freq_capped::IDS, thermal_freq_capped::rule),
 ];
+
+const fn rule(ids: &'static [&'static str], run: fn(&Evidence) -> Vec<Finding>) -> Rule {
+    Rule {
+        ids,
+        also: &[],
+        run,
+    }
+}
+
+/// A finding that answers another: where `by` covers an overlapping time, the guess `id` worded
+/// as `variant` says nothing more, and is dropped.
+struct Answers {
+    by: &'static str,
+    id: &'static str,
+    variant: &'static str,
+}
+
+/// A cool clock cap is only "likely" a power wall, with a power-save mode as the alternative; a
+/// supply that sagged over the same time is the answer, and that finding gives the cap's figures.
+const ANSWERS: &[Answers] = &[Answers {
+    by: "power.under-voltage",
+    id: "power.wall",
+    variant: "likely",
+}];
 
 /// Runs every rule; findings come most severe first.
 pub fn diagnose(ev: &Evidence) -> Vec<Finding> {
-    let mut findings: Vec<Finding> = RULES.iter().flat_map(|rule| rule(ev)).collect();
-    drop_explained(&mut findings);
+    let mut findings = Vec::new();
+    for rule in RULES {
+        let found = (rule.run)(ev);
+        debug_assert!(
+            found
+                .iter()
+                .all(|f| rule.ids.contains(&f.id) || rule.also.contains(&f.id)),
+            "a rule emitted an id it does not declare: {:?}",
+            found.iter().map(|f| f.id).collect::<Vec<_>>()
+        );
+        findings.extend(found);
+    }
+    drop_answered(&mut findings);
     findings.sort_by_key(|f| f.severity);
     findings
 }
 
-/// Removes a guess that a stronger finding answers. A cool clock cap is only "likely" a power
-/// wall, with a power-save mode as the alternative; a supply that sagged over the same time is
-/// the answer, and that finding already gives the cap's figures.
-fn drop_explained(findings: &mut Vec<Finding>) {
+/// Removes the guesses that another finding answers ([`ANSWERS`]).
+fn drop_answered(findings: &mut Vec<Finding>) {
     let times =
         |f: &Finding| -> Vec<(f64, f64)> { f.evidence.iter().filter_map(|e| e.time_s).collect() };
-    let supply: Vec<(f64, f64)> = findings
-        .iter()
-        .filter(|f| f.id == "power.under-voltage")
-        .flat_map(times)
-        .collect();
-    findings.retain(|f| {
-        let likely = f.id == "power.wall"
-            && f.params
-                .iter()
-                .any(|(k, v)| *k == "variant" && v == "likely");
-        !(likely
-            && times(f)
-                .iter()
-                .any(|&(a0, a1)| supply.iter().any(|&(b0, b1)| a0 <= b1 && b0 <= a1)))
-    });
+    for a in ANSWERS {
+        let by: Vec<(f64, f64)> = findings
+            .iter()
+            .filter(|f| f.id == a.by)
+            .flat_map(times)
+            .collect();
+        findings.retain(|f| {
+            let guess = f.id == a.id && f.variant() == Some(a.variant);
+            !(guess
+                && times(f)
+                    .iter()
+                    .any(|&(a0, a1)| by.iter().any(|&(b0, b1)| a0 <= b1 && b0 <= a1)))
+        });
+    }
 }
 
-/// Every finding id a rule can emit, so the catalogue can be checked for completeness.
+/// Every finding id a rule can emit, each once, so the catalogue can be checked for completeness.
+#[cfg(test)]
 pub fn finding_ids() -> Vec<&'static str> {
-    [
-        run_failed::IDS,
-        fallback::IDS,
-        quant::IDS,
-        memory::IDS,
-        offload::IDS,
-        cpu::IDS,
-        compare::IDS,
-        threads::IDS,
-        measure::IDS,
-        load::IDS,
-        power_under_voltage::IDS,
-        usb_errors::IDS,
-        thermal_kernel_throttle::IDS,
-        bandwidth::IDS,
-        sustained::IDS,
-        telemetry::thermal_wall::IDS,
-        telemetry::caps::IDS,
-        telemetry::charging::IDS,
-        telemetry::stall::IDS,
-        telemetry::decay::IDS,
-        telemetry::ambient::IDS,
-        sched_little_cores::IDS,
-        sched_affinity_subset::IDS,
-        sched_oversubscribed::IDS,
-        sched_migrations::IDS,
-        counters::IDS,
-        thermal_rotating_throttle::IDS,
-        thermal_freq_capped::IDS,
-    ]
-    .concat()
+    let mut ids: Vec<&'static str> = RULES.iter().flat_map(|r| r.ids.iter().copied()).collect();
+    let mut seen = std::collections::HashSet::new();
+    ids.retain(|id| seen.insert(*id));
+    ids
 }

@@ -34,6 +34,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             .map(|(k, v)| format!("{k} buffer = {v:.2} MiB"))
             .collect();
         out.push(Finding {
+            variant: None,
             id: IDS[0],
             severity: Severity::Warning,
             params: vec![

@@ -28,6 +28,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
     let usb = of_kind(ev, KernelEventKind::Usb);
     let e = episode(ev, &drops);
     vec![Finding {
+        variant: None,
         id: "power.under-voltage",
         severity: Severity::Critical,
         params: vec![
@@ -70,6 +71,7 @@ fn from_flags(ev: &Evidence) -> Option<Finding> {
         .collect();
     let (t0, t1) = (active.first().copied()?, active.last().copied()?);
     Some(Finding {
+        variant: Some("flags"),
         id: "power.under-voltage",
         severity: if n_now > 0 {
             Severity::Critical
@@ -77,7 +79,6 @@ fn from_flags(ev: &Evidence) -> Option<Finding> {
             Severity::Warning
         },
         params: vec![
-            ("variant", "flags".into()),
             ("now", n_now.to_string()),
             ("occurred", n_occurred.to_string()),
             ("samples", samples.to_string()),
@@ -155,10 +156,10 @@ fn from_rail(ev: &Evidence) -> Option<Finding> {
             );
             let seconds = with_clock.len() as f64 * ctx.grid.dt;
             Some(Finding {
+                variant: Some("rail"),
                 id: "power.under-voltage",
                 severity: Severity::Critical,
                 params: vec![
-                    ("variant", "rail".into()),
                     ("rail", v.name.clone()),
                     ("min_v", num(min / 1e3, 2)),
                     ("nominal_v", num(nominal / 1e3, 2)),

@@ -61,6 +61,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             .map(|(k, v)| format!("{k} buffer = {v:.2} MiB"))
             .collect();
         out.push(Finding {
+            variant: None,
             id: "quant.weights-expanded",
             severity: Severity::Critical,
             params: vec![
@@ -115,6 +116,7 @@ fn from_snapshot(ev: &Evidence) -> Option<Finding> {
     }
     let at = source(ev, p.input, p.line);
     Some(Finding {
+        variant: None,
         id: IDS[0],
         severity: Severity::Critical,
         params: vec![

@@ -34,6 +34,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             continue;
         }
         out.push(Finding {
+            variant: None,
             id: IDS[0],
             severity: if measured {
                 Severity::Warning

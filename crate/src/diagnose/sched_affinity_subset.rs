@@ -72,6 +72,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
         }];
         evidence.extend(stated_masks(ev, v, &untouched));
         out.push(Finding {
+            variant: None,
             id: IDS[0],
             severity: Severity::Warning,
             params,

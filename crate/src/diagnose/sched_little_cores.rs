@@ -76,6 +76,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             params.push(("little_clock_ratio", format!("{r:.2}")));
         }
         out.push(Finding {
+            variant: None,
             id: IDS[0],
             // One or two snapshots are a glimpse: enough to warn, not to call it critical.
             severity: if share >= CRITICAL_SHARE

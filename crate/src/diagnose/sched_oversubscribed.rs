@@ -54,6 +54,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
         ];
         params.extend(sched_view::basis(v.trace));
         out.push(Finding {
+            variant: None,
             id: IDS[0],
             severity: Severity::Warning,
             params,

@@ -297,12 +297,3 @@ pub fn pct(x: f64) -> String {
 pub fn label(t: &ThreadAgg) -> String {
     format!("{}/{}", t.comm, t.tid)
 }
-
-pub fn cluster_name(c: Cluster) -> &'static str {
-    match c {
-        Cluster::Little => "little",
-        Cluster::Mid => "mid",
-        Cluster::Big => "big",
-        Cluster::Unknown => "unknown",
-    }
-}

@@ -52,6 +52,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
         .rposition(|p| (p.1 - end).abs() > SETTLE_BAND * end)
         .map_or(pts[0].0, |i| pts[(i + 1).min(pts.len() - 1)].0);
     vec![Finding {
+        variant: None,
         id: IDS[0],
         severity: if drop >= CRITICAL_DROP {
             Severity::Critical

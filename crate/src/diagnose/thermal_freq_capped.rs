@@ -55,6 +55,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             .map(|(p, m)| p / m)
             .fold(0.0, f64::max);
         out.push(Finding {
+            variant: None,
             id: IDS[0],
             severity: Severity::Warning,
             params: vec![

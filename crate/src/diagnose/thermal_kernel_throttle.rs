@@ -23,6 +23,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
     };
     let e = episode(ev, &events);
     vec![Finding {
+        variant: None,
         id: "thermal.kernel-throttle",
         severity: Severity::Warning,
         params: vec![

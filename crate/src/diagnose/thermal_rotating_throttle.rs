@@ -102,6 +102,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             let (lo, hi) = (median(&low), median(&high));
             let cpus = cpu_list(&capped_cpus.iter().copied().collect::<Vec<_>>());
             out.push(Finding {
+                variant: None,
                 id: IDS[0],
                 severity: Severity::Warning,
                 params: vec![

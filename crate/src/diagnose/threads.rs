@@ -62,6 +62,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                 // Only a known big.LITTLE topology makes "little cores included" a fact.
                 let hetero = big_little(run).is_some() || traced_big_little(ev);
                 out.push(Finding {
+                    variant: None,
                     id: "threads.all-cores",
                     severity: if hetero {
                         Severity::Warning
@@ -110,6 +111,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                     .map(|c| format!("{:?} {} MHz", c.cpus, c.max_khz / 1000))
                     .collect();
                 out.push(Finding {
+                    variant: None,
                     id: "threads.exceeds-big-cores",
                     severity: Severity::Warning,
                     params: vec![
@@ -154,6 +156,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
         }
         if let Some((test, ta, sa, tb, sb)) = worst {
             out.push(Finding {
+                variant: None,
                 id: "threads.sweep-slower",
                 severity: Severity::Warning,
                 params: vec![

@@ -21,6 +21,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
     }
     let e = episode(ev, &usb);
     vec![Finding {
+        variant: None,
         id: IDS[0],
         severity: Severity::Info,
         params: vec![

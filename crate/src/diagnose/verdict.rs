@@ -598,6 +598,7 @@ mod tests {
 
     fn finding(id: &'static str, severity: Severity, params: &[(&'static str, &str)]) -> Finding {
         Finding {
+            variant: None,
             id,
             severity,
             params: params.iter().map(|(k, v)| (*k, v.to_string())).collect(),

@@ -109,7 +109,6 @@ fn decodes_cleanly(encoding: &'static Encoding, bytes: &[u8]) -> bool {
 
 /// Bytes in, UTF-8 out, for one encoding.
 pub struct Transcoder {
-    encoding: TextEncoding,
     decoder: Option<Decoder>,
     /// UTF-8 BOM bytes still to skip (the BOM may arrive split over chunks).
     bom_left: usize,
@@ -118,7 +117,6 @@ pub struct Transcoder {
 impl Transcoder {
     pub fn new(encoding: TextEncoding) -> Self {
         Transcoder {
-            encoding,
             decoder: encoding
                 .encoding()
                 .map(Encoding::new_decoder_with_bom_removal),
@@ -128,10 +126,6 @@ impl Transcoder {
                 0
             },
         }
-    }
-
-    pub fn encoding(&self) -> TextEncoding {
-        self.encoding
     }
 
     /// Transcodes `input`, calling `out` with UTF-8 bytes (or the input itself when it is UTF-8).

@@ -25,7 +25,6 @@ pub enum Wrapper {
 #[derive(Debug, Clone, Copy)]
 pub struct Unwrapped<'a> {
     pub message: &'a str,
-    pub wrapper: Option<Wrapper>,
     /// The log tag (logcat) or source file (glog), when the wrapper names one.
     pub tag: Option<&'a str>,
 }
@@ -406,21 +405,15 @@ const SHAPES: &[(Wrapper, Shape)] = &[
 /// nested wrappers (an app's logcat line can carry a glog line).
 pub fn unwrap(line: &str) -> Unwrapped<'_> {
     let mut message = strip_paste(line);
-    let mut wrapper = None;
     let mut tag = None;
     for _ in 0..2 {
-        let Some((w, t, rest)) = strip_one(message) else {
+        let Some((_, t, rest)) = strip_one(message) else {
             break;
         };
-        wrapper = wrapper.or(Some(w));
         tag = tag.or(t);
         message = rest;
     }
-    Unwrapped {
-        message,
-        wrapper,
-        tag,
-    }
+    Unwrapped { message, tag }
 }
 
 fn strip_paste(mut line: &str) -> &str {
@@ -583,9 +576,9 @@ mod tests {
              Wrapper::Timestamp, "engine: fallback: none"),
         ];
         for (line, wrapper, message) in cases {
-            let u = unwrap(line);
-            assert_eq!(u.wrapper, Some(wrapper), "{line}");
-            assert_eq!(u.message, message, "{line}");
+            let outer = strip_one(strip_paste(line)).map(|(w, ..)| w);
+            assert_eq!(outer, Some(wrapper), "{line}");
+            assert_eq!(unwrap(line).message, message, "{line}");
         }
     }
 
@@ -593,7 +586,10 @@ mod tests {
     fn nested_studio_and_glog() {
         let line = "2024-04-09 18:25:38.304  3468-3678  native  com.example.scigemma  A  F0000 00:00:1712658338.304137 3678 llm_inference_engine_cpu.cc:263] RET_CHECK failure";
         let u = unwrap(line);
-        assert_eq!(u.wrapper, Some(Wrapper::AndroidStudioNew));
+        assert_eq!(
+            strip_one(line).map(|(w, ..)| w),
+            Some(Wrapper::AndroidStudioNew)
+        );
         assert_eq!(u.tag, Some("native"));
         assert_eq!(u.message, "RET_CHECK failure");
     }
@@ -604,9 +600,8 @@ mod tests {
             unwrap(">     llama_perf_context_print: load time").message,
             "llama_perf_context_print: load time"
         );
-        let plain = unwrap("Hello world");
-        assert_eq!(plain.wrapper, None);
-        assert_eq!(plain.message, "Hello world");
+        assert!(strip_one("Hello world").is_none());
+        assert_eq!(unwrap("Hello world").message, "Hello world");
         assert!(is_markdown_fence("> ```text"));
     }
 }

@@ -28,10 +28,12 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bench;
-pub mod ceiling;
+pub(crate) mod ceiling;
+#[cfg(any(target_arch = "wasm32", test))]
+pub(crate) mod ceiling_table;
 pub mod q4;
-pub mod read;
-pub mod work;
+mod read;
+pub(crate) mod work;
 
 /// A small deterministic generator for benchmark and test data (xorshift64*): the content of the
 /// buffers does not matter for timing, but it must be reproducible and not compressible to zero

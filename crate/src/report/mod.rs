@@ -1,12 +1,12 @@
 //! Report: the one serde value that the page, the CLI, the JSON export and (later) the share
 //! link all read. Its schema is documented in `docs/report.md`.
 
-pub mod compare;
+mod compare;
 pub mod markdown;
-pub mod merge;
-pub mod sched;
+mod merge;
+pub(crate) mod sched;
 pub mod text;
-pub mod verdict;
+mod verdict;
 
 use crate::catalogue::{self, Lang};
 use crate::diagnose::{self, Quote, Severity};

@@ -35,6 +35,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
     let rise = hi - lo;
     let (t0, t1) = (ctx.grid.t(a), ctx.grid.t(b) + ctx.grid.dt);
     vec![Finding {
+        variant: None,
         id: "thermal.ambient",
         severity: if rise >= 3.0 {
             Severity::Warning

@@ -74,6 +74,7 @@ fn rotating(ctx: &Ctx, d: &super::Domain) -> Option<Finding> {
     let (a, b) = (sets.first()?.0, sets.last()?.0);
     let (t0, t1) = (ctx.grid.t(a), ctx.grid.t(b) + ctx.grid.dt);
     Some(Finding {
+        variant: None,
         id: "thermal.rotating-cap",
         severity: Severity::Warning,
         params: vec![
@@ -139,6 +140,7 @@ fn oscillating(ctx: &Ctx, d: &super::Domain) -> Option<Finding> {
     })?;
     let (t0, t1) = (ctx.grid.t(busy[0]), ctx.grid.t(*busy.last()?) + ctx.grid.dt);
     Some(Finding {
+        variant: None,
         id: "thermal.oscillating-cap",
         severity: Severity::Warning,
         params: vec![

@@ -68,6 +68,7 @@ fn charging(ctx: &Ctx) -> Option<Finding> {
     let first_on = on[0] < off[0];
     let t_on = (ctx.grid.t(on[0]), ctx.grid.t(*on.last()?) + ctx.grid.dt);
     Some(Finding {
+        variant: None,
         id: "power.charging-contention",
         severity: Severity::Warning,
         params: vec![
@@ -159,6 +160,7 @@ fn low_battery(ctx: &Ctx) -> Option<Finding> {
     ];
     params.push(("min_mv", volt.unwrap_or_else(|| "?".into())));
     Some(Finding {
+        variant: None,
         id: "power.low-battery",
         severity: Severity::Warning,
         params,

@@ -65,7 +65,7 @@ fn find(ctx: &Ctx) -> Option<Finding> {
     // A step down (two flat levels) has a Theil–Sen slope of 0: most pairs of points lie on one
     // level. Its summary then speaks of a step, not of a rate that reads as "no decay".
     let step = slope_per_h.parse::<f64>().is_ok_and(|s| s == 0.0);
-    let mut params = vec![
+    let params = vec![
         ("start", num(start, 1)),
         ("end", num(end, 1)),
         ("ratio_pct", num(100.0 * end / start, 0)),
@@ -76,10 +76,8 @@ fn find(ctx: &Ctx) -> Option<Finding> {
         ("t_start", num(t0, 0)),
         ("t_end", num(t1, 0)),
     ];
-    if step {
-        params.push(("variant", "step".to_string()));
-    }
     Some(Finding {
+        variant: step.then_some("step"),
         id: "thermal.sustained-decay",
         severity: Severity::Warning,
         params,

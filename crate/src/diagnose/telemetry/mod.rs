@@ -129,8 +129,6 @@ pub struct Ctx {
     pub battery: Option<Track>,
     pub voltages: Vec<Track>,
     pub busy: Vec<bool>,
-    /// Whether `busy` came from a load or tokens/s series (else every cell is busy).
-    pub busy_measured: bool,
 }
 
 fn resample(s: &Series, grid: &Grid, origins: &[Option<f64>]) -> Vec<f64> {
@@ -301,7 +299,6 @@ impl Ctx {
             });
         }
         domains.retain(|d| d.peak > 0.0);
-        let busy_measured = !loads.is_empty() || tokens.is_some();
         let busy: Vec<bool> = (0..grid.n)
             .map(|k| {
                 if !loads.is_empty() {
@@ -324,7 +321,6 @@ impl Ctx {
             battery,
             voltages,
             busy,
-            busy_measured,
         })
     }
 

@@ -75,10 +75,10 @@ fn power_mode(ev: &Evidence) -> Option<Finding> {
         .iter()
         .find(|m| !m.name.to_ascii_uppercase().contains("MAXN"))?;
     Some(Finding {
+        variant: Some("mode"),
         id: "power.wall",
         severity: Severity::Warning,
         params: vec![
-            ("variant", "mode".into()),
             ("mode", m.name.clone()),
             (
                 "mode_id",
@@ -177,7 +177,6 @@ pub fn findings(ev: &Evidence, done: &[InputId]) -> Vec<Finding> {
         let domain = clock_name.unwrap_or_else(|| who.to_string());
         let unknown = || "?".to_string();
         let params = vec![
-            ("variant", "snapshot".to_string()),
             ("reason", reason_name.clone()),
             ("domain", domain.clone()),
             ("active", times.len().to_string()),
@@ -217,6 +216,7 @@ pub fn findings(ev: &Evidence, done: &[InputId]) -> Vec<Finding> {
             ],
         );
         out.push(Finding {
+            variant: Some("snapshot"),
             id: if thermal {
                 "thermal.wall"
             } else {

@@ -29,7 +29,7 @@ pub fn usb_tied(ev: &Evidence) -> bool {
     let Some(ctx) = Ctx::new(ev) else {
         return false;
     };
-    find(ev, &ctx).is_some_and(|f| f.params.iter().any(|(k, v)| *k == "variant" && v == "usb"))
+    find(ev, &ctx).is_some_and(|f| f.variant == Some("usb"))
 }
 
 fn find(ev: &Evidence, ctx: &Ctx) -> Option<Finding> {
@@ -111,6 +111,7 @@ fn find(ev: &Evidence, ctx: &Ctx) -> Option<Finding> {
         .collect();
     let tie = usb_tie::assess(ev, input, &windows, ctx.grid.dt, m);
     let mut f = Finding {
+        variant: None,
         id: "power.periodic-stall",
         severity: Severity::Warning,
         params,

@@ -225,6 +225,7 @@ fn classify(ctx: &Ctx, d: &Domain, cap: &Cap) -> Finding {
     };
     let peak = d.peak;
     let pct = |v: f64| num(100.0 * v, 0);
+    let mut variant = None;
     let mut params: Vec<(&'static str, String)> = vec![
         ("domain", d.name.clone()),
         ("peak_mhz", num(peak, 0)),
@@ -270,7 +271,7 @@ fn classify(ctx: &Ctx, d: &Domain, cap: &Cap) -> Finding {
                 (None, None) if cap.from_start => "@telemetry.basis.from-start".into(),
                 (None, None) => {
                     // Temperature alone points at a power budget: the title says "likely".
-                    params.push(("variant", "likely".into()));
+                    variant = Some("likely");
                     "@telemetry.basis.cool-only".into()
                 }
             };
@@ -309,6 +310,7 @@ fn classify(ctx: &Ctx, d: &Domain, cap: &Cap) -> Finding {
         }
     }
     Finding {
+        variant,
         id,
         severity: if id == "throttle.undetermined" {
             Severity::Info

@@ -118,8 +118,8 @@ fn window_list(windows: &[(f64, f64)]) -> String {
 
 /// Words the stall finding by what the kernel log's USB events say about it.
 pub fn annotate(f: &mut Finding, tie: &Tie, windows: &[(f64, f64)]) {
-    let set = |f: &mut Finding, variant: &str, extra: Vec<(&'static str, String)>| {
-        f.params.push(("variant", variant.to_string()));
+    let set = |f: &mut Finding, variant: &'static str, extra: Vec<(&'static str, String)>| {
+        f.variant = Some(variant);
         f.params.extend(extra);
     };
     match tie {
