@@ -32,7 +32,7 @@ pub mod report;
 mod session;
 pub mod share;
 mod stats;
-mod topology;
+mod views;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 

@@ -235,10 +235,10 @@ pub fn freq_layout(
             .unwrap_or_else(|| strip.mhz.iter().flatten().copied().fold(0.0, f64::max))
             .max(1.0);
         let letter = match strip.cluster {
-            crate::topology::Cluster::Little => "L",
-            crate::topology::Cluster::Mid => "M",
-            crate::topology::Cluster::Big => "B",
-            crate::topology::Cluster::Unknown => "?",
+            crate::views::topology::Cluster::Little => "L",
+            crate::views::topology::Cluster::Mid => "M",
+            crate::views::topology::Cluster::Big => "B",
+            crate::views::topology::Cluster::Unknown => "?",
         };
         labels.push((4, y0, format!("cpu{} {letter} {:.0} MHz", strip.cpu, max)));
         let n = strip.mhz.len().max(1) as f64;
@@ -372,18 +372,24 @@ mod tests {
         tr.freq = (0..3)
             .map(|cpu| FreqStrip {
                 cpu,
-                cluster: crate::topology::Cluster::Big,
+                cluster: crate::views::topology::Cluster::Big,
                 max_mhz: Some(2400.0),
                 mhz: vec![Some(600.0), None, Some(2400.0), Some(1800.0)],
             })
             .collect();
         let (lanes, _) = timeline_layout(&tr, 558, None);
         let h = timeline_height(tr.timeline.lanes.len());
-        assert!(lanes.iter().all(|r| r.1 >= 0 && r.3 <= h), "{lanes:?} in {h}");
+        assert!(
+            lanes.iter().all(|r| r.1 >= 0 && r.3 <= h),
+            "{lanes:?} in {h}"
+        );
         let (rows, labels) = freq_layout(&tr, 558, None);
         let h = freq_height(tr.freq.len());
         assert_eq!(rows.len(), 9, "three CPUs, three bins with a frequency");
-        assert!(rows.iter().all(|r| r.1 >= AXIS_H && r.3 <= h), "{rows:?} in {h}");
+        assert!(
+            rows.iter().all(|r| r.1 >= AXIS_H && r.3 <= h),
+            "{rows:?} in {h}"
+        );
         // The colour runs from pale at a low clock to dark at the maximum.
         assert_eq!(rows[1].4, freq_colour(1.0));
         assert_eq!(rows[0].4, freq_colour(0.25));

@@ -9,13 +9,14 @@
 use super::{EvidenceRef, Finding, Severity};
 use crate::evidence::{Evidence, Run};
 use crate::kernel::ceiling::{ceiling_tok_s, expected_tok_s, ETA, FIXED_COST_S};
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["bandwidth.below-ceiling"];
 
 /// Below this share of the expected speed, the run left a lot on the table: a warning.
 const WARN_BELOW_EXPECTED: f64 = 0.6;
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
+pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     let Some(bw) = ev
         .probe_for_inputs()
         .map(|d| d.read_gbps_best)
@@ -120,7 +121,7 @@ mod tests {
     #[test]
     fn a_slow_decode_is_a_warning_with_its_share_of_the_ceiling() {
         // 4 GB of weights at 20 GB/s: ceiling 5 tok/s; expected 1/(4/17 + 0.005) = 4.16 tok/s.
-        let f = rule(&evidence(Some(1.0), Some(4_000_000_000), Some(20.0)));
+        let f = crate::diagnose::apply(rule, &evidence(Some(1.0), Some(4_000_000_000), Some(20.0)));
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].severity, Severity::Warning);
         assert_eq!(param(&f[0], "ceiling_tok_s"), "5.00");
@@ -132,7 +133,7 @@ mod tests {
 
     #[test]
     fn a_decode_near_the_ceiling_is_info() {
-        let f = rule(&evidence(Some(4.0), Some(4_000_000_000), Some(20.0)));
+        let f = crate::diagnose::apply(rule, &evidence(Some(4.0), Some(4_000_000_000), Some(20.0)));
         assert_eq!(f[0].severity, Severity::Info);
         assert_eq!(param(&f[0], "pct_of_ceiling"), "80");
     }
@@ -141,22 +142,33 @@ mod tests {
     fn the_probe_applies_only_to_a_log_from_its_device() {
         let mut ev = evidence(Some(1.0), Some(4_000_000_000), Some(20.0));
         ev.inputs_from_probe_device = false;
-        assert!(rule(&ev).is_empty(), "another device's log gets no ceiling");
+        assert!(
+            crate::diagnose::apply(rule, &ev).is_empty(),
+            "another device's log gets no ceiling"
+        );
         ev.inputs_from_probe_device = true;
-        assert_eq!(rule(&ev).len(), 1);
+        assert_eq!(crate::diagnose::apply(rule, &ev).len(), 1);
     }
 
     #[test]
     fn it_needs_speed_size_and_bandwidth() {
-        assert!(rule(&evidence(None, Some(4_000_000_000), Some(20.0))).is_empty());
-        assert!(rule(&evidence(Some(3.0), None, Some(20.0))).is_empty());
-        assert!(rule(&evidence(Some(3.0), Some(4_000_000_000), None)).is_empty());
-        assert!(rule(&evidence(
-            Some(f64::INFINITY),
-            Some(4_000_000_000),
-            Some(20.0)
-        ))
+        assert!(
+            crate::diagnose::apply(rule, &evidence(None, Some(4_000_000_000), Some(20.0)))
+                .is_empty()
+        );
+        assert!(crate::diagnose::apply(rule, &evidence(Some(3.0), None, Some(20.0))).is_empty());
+        assert!(
+            crate::diagnose::apply(rule, &evidence(Some(3.0), Some(4_000_000_000), None))
+                .is_empty()
+        );
+        assert!(crate::diagnose::apply(
+            rule,
+            &evidence(Some(f64::INFINITY), Some(4_000_000_000), Some(20.0))
+        )
         .is_empty());
-        assert!(rule(&evidence(Some(3.0), Some(4_000_000_000), Some(0.0))).is_empty());
+        assert!(
+            crate::diagnose::apply(rule, &evidence(Some(3.0), Some(4_000_000_000), Some(0.0)))
+                .is_empty()
+        );
     }
 }

@@ -10,6 +10,7 @@ use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::{Evidence, InputId, Run};
 use crate::figures::{size, size_of_mib};
+use crate::views::Views;
 
 pub const IDS: &[&str] = &[
     "compare.decode-gap",
@@ -49,7 +50,7 @@ fn norm_quant(q: &str) -> String {
     q.to_ascii_uppercase().replace([' ', '-'], "")
 }
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
+pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     let mut out = Vec::new();
     for g in grouping(ev).groups {
         let a = g.reference();
@@ -250,7 +251,7 @@ mod tests {
             4,
         );
         add(&mut ev, "llama-b.log", "llama 7B Q4_0", 6.74e9, 2.96, 8);
-        let out = rule(&ev);
+        let out = crate::diagnose::apply(rule, &ev);
         let gap = out.iter().find(|f| f.id == "compare.decode-gap");
         let params = &gap.expect("the llama pair is compared").params;
         assert!(

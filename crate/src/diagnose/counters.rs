@@ -16,7 +16,8 @@ use super::run_facts::{fmt, framework_label, run_ref};
 use super::{EvidenceRef, Finding, Quote, Severity};
 use crate::evidence::counters::{CounterScope, CounterSummary, CounterValue};
 use crate::evidence::{Evidence, Run};
-use crate::topology::Cluster;
+use crate::views::topology::Cluster;
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["counters.summary", "threads.waiting", "counters.low-clock"];
 
@@ -73,8 +74,7 @@ fn scope_param(s: &CounterSummary) -> String {
 }
 
 /// The fastest and slowest maximum clocks the topology knows, in GHz.
-fn max_clocks(ev: &Evidence) -> Option<(f64, Option<f64>)> {
-    let topo = crate::topology::resolve(&ev.sched);
+fn max_clocks(topo: &crate::views::topology::Topology) -> Option<(f64, Option<f64>)> {
     let maxes: Vec<(Cluster, f64)> = topo
         .cpus
         .iter()
@@ -130,9 +130,9 @@ fn offloads(run: &Run) -> bool {
     run.backend.as_deref().is_some_and(named) || run.devices.iter().any(|d| named(d))
 }
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
+pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
     let mut out = Vec::new();
-    let clocks = max_clocks(ev);
+    let clocks = max_clocks(&views.topology);
     for (s, blocks) in judged(ev) {
         out.push(summary(s, blocks, clocks.as_ref()));
         let system = s.scope == CounterScope::SystemWide;

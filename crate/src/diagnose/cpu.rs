@@ -11,6 +11,7 @@ use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::sched::CpuFlags;
 use crate::evidence::{Evidence, Run};
+use crate::views::Views;
 
 pub const IDS: &[&str] = &[
     "cpu.missing-dotprod",
@@ -91,7 +92,7 @@ fn flag(run: &Run, names: &[&str]) -> Option<(String, bool)> {
         .find_map(|n| run.cpu_features.get(*n).map(|v| ((*n).to_string(), *v)))
 }
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
+pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     let mut out = Vec::new();
     for check in CHECKS {
         let (id, severity, names, needs) = (check.id, check.severity, check.names, check.needs);

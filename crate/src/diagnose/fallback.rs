@@ -5,6 +5,7 @@ use super::{EvidenceRef, Finding, InputLines, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::FallbackClass;
 use crate::evidence::{Evidence, FallbackGroup};
+use crate::views::Views;
 
 pub const IDS: &[&str] = &[
     "fallback.precision",
@@ -25,7 +26,7 @@ fn finding_id(class: FallbackClass) -> &'static str {
     }
 }
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
+pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     let mut groups: Vec<&FallbackGroup> = ev.fallbacks.iter().collect();
     // Worst class first, then the most frequent message.
     groups.sort_by(|a, b| a.class.cmp(&b.class).then(b.count.cmp(&a.count)));

@@ -4,13 +4,14 @@ use super::run_facts::{fmt, framework_label, run_ref};
 use super::{Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::Evidence;
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["load.slow"];
 
 /// Loads slower than this are worth a look; a phone's UFS reads a 4 GB model in a few seconds.
 const SLOW_MS: f64 = 20_000.0;
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
+pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     ev.runs
         .iter()
         .filter_map(|run| {

@@ -8,6 +8,7 @@ use super::run_facts::{decode_tok_s, fmt, framework_label, input_of, prefill_tok
 use super::{Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::{Evidence, Run};
+use crate::views::Views;
 
 pub const IDS: &[&str] = &[
     "measure.mixed-average",
@@ -38,7 +39,7 @@ fn finding(
     }
 }
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
+pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     let mut out = Vec::new();
     for input in 0..ev.inputs.len() {
         let runs: Vec<&Run> = ev

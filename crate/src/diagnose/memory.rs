@@ -6,11 +6,12 @@
 //! The workload's reading is shared with `quant.weights-expanded`, which compares it with the
 //! size the quant promises.
 
-use super::sched_view::name_matches;
 use super::{EvidenceRef, Finding, Quote, Severity};
 use crate::evidence::memory::{ProcessFigure, ProcessMemory, SystemMemory};
 use crate::evidence::Evidence;
 use crate::figures::size;
+use crate::views::sched::name_matches;
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["memory.resident", "memory.low-available"];
 
@@ -50,7 +51,7 @@ fn a_run_knows_the_model(ev: &Evidence) -> bool {
         .any(|r| r.quant.is_some() && (r.params.is_some() || r.model_bytes.is_some()))
 }
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
+pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     let mut out = Vec::new();
     if let Some(p) = workload(ev).filter(|_| !a_run_knows_the_model(ev)) {
         let rss = size(p.bytes as f64);

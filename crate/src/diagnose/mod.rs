@@ -10,7 +10,6 @@ pub mod compare_groups;
 mod counters;
 mod cpu;
 mod fallback;
-pub mod freq_view;
 mod kernel_events;
 mod load;
 mod measure;
@@ -24,7 +23,6 @@ mod sched_affinity_subset;
 mod sched_little_cores;
 mod sched_migrations;
 mod sched_oversubscribed;
-pub mod sched_view;
 mod sustained;
 pub mod telemetry;
 mod thermal_freq_capped;
@@ -35,6 +33,7 @@ mod usb_errors;
 pub mod verdict;
 
 use crate::evidence::{Evidence, InputId};
+use crate::views::Views;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -142,7 +141,7 @@ pub struct Finding {
 pub struct Rule {
     pub ids: &'static [&'static str],
     pub also: &'static [&'static str],
-    pub run: fn(&Evidence) -> Vec<Finding>,
+    pub run: fn(&Evidence, &Views) -> Vec<Finding>,
 }
 
 /// Every rule, in the order their findings are listed when severities tie.
@@ -186,7 +185,7 @@ const RULES: &[Rule] = &[
     rule(thermal_freq_capped::IDS, thermal_freq_capped::rule),
 ];
 
-const fn rule(ids: &'static [&'static str], run: fn(&Evidence) -> Vec<Finding>) -> Rule {
+const fn rule(ids: &'static [&'static str], run: fn(&Evidence, &Views) -> Vec<Finding>) -> Rule {
     Rule {
         ids,
         also: &[],
@@ -211,10 +210,10 @@ const ANSWERS: &[Answers] = &[Answers {
 }];
 
 /// Runs every rule; findings come most severe first.
-pub fn diagnose(ev: &Evidence) -> Vec<Finding> {
+pub fn diagnose(ev: &Evidence, views: &Views) -> Vec<Finding> {
     let mut findings = Vec::new();
     for rule in RULES {
-        let found = (rule.run)(ev);
+        let found = (rule.run)(ev, views);
         debug_assert!(
             found
                 .iter()
@@ -227,6 +226,12 @@ pub fn diagnose(ev: &Evidence) -> Vec<Finding> {
     drop_answered(&mut findings);
     findings.sort_by_key(|f| f.severity);
     findings
+}
+
+/// Runs one rule on `ev` with its own views, as `diagnose` would.
+#[cfg(test)]
+pub fn apply(rule: fn(&Evidence, &Views) -> Vec<Finding>, ev: &Evidence) -> Vec<Finding> {
+    rule(ev, &Views::of(ev))
 }
 
 /// Removes the guesses that another finding answers ([`ANSWERS`]).

@@ -6,6 +6,7 @@ use super::run_facts::{framework_label, run_ref};
 use super::{Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::{Evidence, Run};
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["offload.gpu-unused"];
 
@@ -20,7 +21,7 @@ fn on_cpu(name: &str) -> bool {
     name.starts_with("CPU")
 }
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
+pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     let mut out = Vec::new();
     for run in &ev.runs {
         let Some(device) = run.devices.first() else {
@@ -76,7 +77,7 @@ mod tests {
             &["Samsung Xclipse 920"],
             &[("CPU_Mapped model", 1210.6), ("CPU_REPACK model", 645.75)],
         );
-        let f = rule(&ev);
+        let f = crate::diagnose::apply(rule, &ev);
         assert_eq!(f.len(), 1);
         assert!(f[0]
             .params
@@ -85,17 +86,23 @@ mod tests {
 
     #[test]
     fn weights_on_the_gpu_or_rpc_or_no_device_are_not() {
-        assert!(rule(&run(
-            &["Adreno 740"],
-            &[("Vulkan0 model", 3900.0), ("CPU_Mapped model", 80.0)]
-        ))
+        assert!(crate::diagnose::apply(
+            rule,
+            &run(
+                &["Adreno 740"],
+                &[("Vulkan0 model", 3900.0), ("CPU_Mapped model", 80.0)]
+            )
+        )
         .is_empty());
-        assert!(rule(&run(
-            &["RPC[172.31.27.42:50052]"],
-            &[("RPC[172.31.27.42:50052] model", 18821.0)]
-        ))
+        assert!(crate::diagnose::apply(
+            rule,
+            &run(
+                &["RPC[172.31.27.42:50052]"],
+                &[("RPC[172.31.27.42:50052] model", 18821.0)]
+            )
+        )
         .is_empty());
-        assert!(rule(&run(&[], &[("CPU model", 7296.0)])).is_empty());
-        assert!(rule(&run(&["Adreno 740"], &[])).is_empty());
+        assert!(crate::diagnose::apply(rule, &run(&[], &[("CPU model", 7296.0)])).is_empty());
+        assert!(crate::diagnose::apply(rule, &run(&["Adreno 740"], &[])).is_empty());
     }
 }

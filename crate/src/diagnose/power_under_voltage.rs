@@ -9,19 +9,21 @@
 //! are several, then the rail: both carry the times.
 
 use super::kernel_events::{episode, of_kind};
-use super::telemetry::{axis_t, num, time_origins, Ctx};
+use super::telemetry::num;
 use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::{Evidence, KernelEventKind, Quantity};
 use crate::stats::median;
+use crate::views::telemetry::axis_t;
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["power.under-voltage"];
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
+pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
     let drops = of_kind(ev, KernelEventKind::UnderVoltage);
     if drops.is_empty() {
-        return from_rail(ev)
-            .or_else(|| from_flags(ev))
+        return from_rail(ev, views)
+            .or_else(|| from_flags(ev, views))
             .into_iter()
             .collect();
     }
@@ -45,8 +47,8 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
 }
 
 /// Under-voltage from status flags: how many samples had it now, how many said it had occurred.
-fn from_flags(ev: &Evidence) -> Option<Finding> {
-    let origins = time_origins(ev);
+fn from_flags(ev: &Evidence, views: &Views) -> Option<Finding> {
+    let origins = &views.time_origins;
     let flag = |name: &str| {
         ev.series
             .iter()
@@ -67,7 +69,7 @@ fn from_flags(ev: &Evidence) -> Option<Finding> {
         .points
         .iter()
         .filter(|p| p.1 >= 0.5)
-        .map(|p| axis_t(s, p.0, &origins))
+        .map(|p| axis_t(s, p.0, origins))
         .collect();
     let (t0, t1) = (active.first().copied()?, active.last().copied()?);
     Some(Finding {
@@ -118,8 +120,8 @@ fn is_supply_rail(name: &str) -> bool {
 
 /// Under-voltage from a supply rail: cells more than 5 % below the rail's median in which the
 /// busiest clock also ran below 90 % of its peak.
-fn from_rail(ev: &Evidence) -> Option<Finding> {
-    let ctx = Ctx::new(ev)?;
+fn from_rail(_ev: &Evidence, views: &Views) -> Option<Finding> {
+    let ctx = views.telemetry.as_ref()?;
     let (clock, _, thr, unit) = ctx.throughput()?;
     if unit != "MHz" {
         return None;

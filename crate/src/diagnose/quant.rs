@@ -11,6 +11,7 @@ use super::run_facts::{framework_label, quant_bits, run_ref, weight_mib};
 use super::{EvidenceRef, Finding, Quote, Severity};
 use crate::evidence::{Evidence, Run};
 use crate::figures::size_of_mib;
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["quant.weights-expanded"];
 
@@ -38,7 +39,7 @@ fn low_bit_quant(run: &Run) -> Option<(&str, f64)> {
     Some((quant, bits))
 }
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
+pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     let mut out = Vec::new();
     for run in &ev.runs {
         let Some(resident) = weight_mib(run) else {

@@ -9,10 +9,11 @@ use super::{EvidenceRef, Finding, InputLines, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::Evidence;
 use crate::evidence::FailureClass;
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["run.failed"];
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
+pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     let mut out = Vec::new();
     for (input, facts) in ev.inputs.iter().enumerate() {
         let lines: Vec<_> = ev.failures.iter().filter(|f| f.input == input).collect();
@@ -98,7 +99,7 @@ mod tests {
 
     #[test]
     fn a_failed_run_is_critical_and_quotes_its_lines() {
-        let f = rule(&evidence(FailureClass::Load, false));
+        let f = crate::diagnose::apply(rule, &evidence(FailureClass::Load, false));
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].severity, Severity::Critical);
         assert_eq!(f[0].evidence.len(), 2);
@@ -113,7 +114,7 @@ mod tests {
     fn a_crash_after_decoding_is_a_warning() {
         let mut ev = evidence(FailureClass::Load, true);
         ev.failures.retain(|f| f.class == FailureClass::Crash);
-        let f = rule(&ev);
+        let f = crate::diagnose::apply(rule, &ev);
         assert_eq!(f[0].severity, Severity::Warning);
     }
 
@@ -121,6 +122,6 @@ mod tests {
     fn a_load_error_the_run_recovered_from_is_not_a_failure() {
         let mut ev = evidence(FailureClass::Load, true);
         ev.failures.retain(|f| f.class == FailureClass::Load);
-        assert!(rule(&ev).is_empty());
+        assert!(crate::diagnose::apply(rule, &ev).is_empty());
     }
 }

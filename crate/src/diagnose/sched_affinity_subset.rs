@@ -2,12 +2,13 @@
 //! while they crowd others or the little ones: the pattern of a default CPU group or affinity
 //! mask that holds only part of the big cores (seed 000, §2.2).
 
-use super::sched_view::{self, pct};
 use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::Evidence;
-use crate::topology::cpu_list;
-use crate::topology::Cluster;
+use crate::views::sched::{self, pct};
+use crate::views::topology::cpu_list;
+use crate::views::topology::Cluster;
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["sched.affinity-subset"];
 
@@ -18,14 +19,14 @@ pub const USED_SHARE: f64 = 0.02;
 /// Little-core share that, with untouched fast cores, shows crowding onto little cores.
 pub const LITTLE_SHARE: f64 = 0.10;
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
-    let (topo, views) = sched_view::views(ev);
+pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
+    let (topo, views) = (&views.topology, &views.traces);
     let fast = topo.fast_cpus();
     if !topo.known() || fast.len() < 2 {
         return Vec::new();
     }
     let mut out = Vec::new();
-    for v in &views {
+    for v in views {
         if !v.enough() {
             continue;
         }
@@ -55,7 +56,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             ("threads", threads.to_string()),
             ("little_share", pct(little_share)),
         ];
-        params.extend(sched_view::basis(v.trace));
+        params.extend(sched::basis(v.trace));
         let mut evidence = vec![EvidenceRef {
             input: v.trace.input,
             lines: None,
@@ -87,11 +88,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
 
 /// The affinity masks the inputs state (`taskset -p`, `Cpus_allowed_list`) for the inference
 /// threads or their process, when they leave out the untouched fast CPUs: the cause, in words.
-fn stated_masks(
-    ev: &Evidence,
-    v: &sched_view::TraceView<'_>,
-    untouched: &[u32],
-) -> Vec<EvidenceRef> {
+fn stated_masks(ev: &Evidence, v: &sched::TraceView<'_>, untouched: &[u32]) -> Vec<EvidenceRef> {
     ev.sched
         .affinity
         .iter()

@@ -2,12 +2,13 @@
 //! samples) on little cores. A decode step waits at a barrier for its slowest thread, so one
 //! thread on a little core sets the pace of all of them.
 
-use super::sched_view::{self, pct, Unit};
 use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::Evidence;
-use crate::topology::cpu_list;
-use crate::topology::Cluster;
+use crate::views::sched::{self, pct, Unit};
+use crate::views::topology::cpu_list;
+use crate::views::topology::Cluster;
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["sched.little-cores"];
 
@@ -18,14 +19,14 @@ pub const CRITICAL_SHARE: f64 = 0.50;
 /// Snapshots (frames) needed before a snapshot-based finding may be critical.
 pub const MIN_SNAPSHOTS_CRITICAL: u64 = 3;
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
-    let (topo, views) = sched_view::views(ev);
+pub fn rule(_ev: &Evidence, views: &Views) -> Vec<Finding> {
+    let (topo, views) = (&views.topology, &views.traces);
     let little = topo.cpus_in(Cluster::Little);
     if little.is_empty() || !topo.known() {
         return Vec::new();
     }
     let mut out = Vec::new();
-    for v in &views {
+    for v in views {
         if !v.enough() {
             continue;
         }
@@ -39,10 +40,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             .map(|t| {
                 let b = t.by_cluster;
                 let known = (b[0] + b[1] + b[2]).max(f64::MIN_POSITIVE);
-                (
-                    b[Cluster::Little.index()] / known,
-                    sched_view::label(t.thread),
-                )
+                (b[Cluster::Little.index()] / known, sched::label(t.thread))
             })
             .collect();
         worst.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -69,9 +67,9 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                 format!("{:?}", topo.source).to_lowercase(),
             ),
         ];
-        params.extend(sched_view::basis(v.trace));
+        params.extend(sched::basis(v.trace));
         // For the verdict's estimate: the little cores' clock against the fast ones'.
-        if let Some(r) = clock_ratio(&topo, &little) {
+        if let Some(r) = clock_ratio(topo, &little) {
             params.push(("little_share", format!("{share:.3}")));
             params.push(("little_clock_ratio", format!("{r:.2}")));
         }
@@ -80,7 +78,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             id: IDS[0],
             // One or two snapshots are a glimpse: enough to warn, not to call it critical.
             severity: if share >= CRITICAL_SHARE
-                && !(sched_view::is_snapshots(v.trace)
+                && !(sched::is_snapshots(v.trace)
                     && v.trace.snapshot_frames < MIN_SNAPSHOTS_CRITICAL)
             {
                 Severity::Critical
@@ -111,7 +109,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
 }
 
 /// Mean maximum clock of the little CPUs over that of the fast ones, when both are known.
-fn clock_ratio(topo: &crate::topology::Topology, little: &[u32]) -> Option<f64> {
+fn clock_ratio(topo: &crate::views::topology::Topology, little: &[u32]) -> Option<f64> {
     let mean = |cpus: &[u32]| {
         let v: Vec<f64> = cpus.iter().filter_map(|c| topo.max_mhz(*c)).collect();
         (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)

@@ -6,10 +6,11 @@
 //! (`top -H`, `ps -T`, `/proc/*/task/*/stat` frames) see at most one move per frame, so they are
 //! judged by the share of frame pairs that found a thread on another cluster.
 
-use super::sched_view::{self, label};
 use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::Evidence;
+use crate::views::sched::{self, label};
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["sched.migrations"];
 
@@ -22,8 +23,8 @@ pub const MIN_SNAPSHOT_MOVES: u64 = 4;
 /// ...in at least this share of the consecutive frame pairs of the inference threads.
 pub const MIN_SNAPSHOT_MOVE_SHARE: f64 = 0.25;
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
-    let (topo, views) = sched_view::views(ev);
+pub fn rule(_ev: &Evidence, views: &Views) -> Vec<Finding> {
+    let (topo, views) = (&views.topology, &views.traces);
     if !topo.known()
         || topo
             .cpus
@@ -36,7 +37,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
         return Vec::new();
     }
     let mut out = Vec::new();
-    for v in &views {
+    for v in views {
         let duration = v.trace.end_s;
         if duration <= 0.0 || !v.enough() {
             continue;
@@ -61,7 +62,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             }
         }
         let rate = count as f64 / duration;
-        let snapshots = !from_tracepoint && sched_view::is_snapshots(v.trace);
+        let snapshots = !from_tracepoint && sched::is_snapshots(v.trace);
         if snapshots {
             // Frames seconds apart see at most one move each: the rate of a trace cannot be
             // reached, but a thread found on another cluster at many frames moves at least
@@ -94,7 +95,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             ("source", source.to_string()),
             ("worst", top.join(", ")),
         ];
-        params.extend(sched_view::basis(v.trace));
+        params.extend(sched::basis(v.trace));
         out.push(Finding {
             variant: None,
             id: IDS[0],

@@ -2,24 +2,25 @@
 //! extra threads either wait runnable or land on little cores; either way a barrier-synced
 //! decode step waits for them (seed 000: 8 threads ran slower than 4).
 
-use super::sched_view::{self, pct};
 use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::Evidence;
+use crate::views::sched::{self, pct};
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["sched.oversubscribed"];
 
 /// A thread counts as busy with at least this fraction of the busiest inference thread's time.
 pub const BUSY_FRACTION: f64 = 0.25;
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
-    let (topo, views) = sched_view::views(ev);
+pub fn rule(_ev: &Evidence, views: &Views) -> Vec<Finding> {
+    let (topo, views) = (&views.topology, &views.traces);
     let fast = topo.fast_cpus().len();
     if !topo.known() || fast == 0 {
         return Vec::new();
     }
     let mut out = Vec::new();
-    for v in &views {
+    for v in views {
         if !v.enough() {
             continue;
         }
@@ -32,7 +33,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             continue;
         }
         // Snapshots give running time but not the time spent waiting for a CPU.
-        let (runnable, waited) = match sched_view::measures_runnable(v) {
+        let (runnable, waited) = match sched::measures_runnable(v) {
             true => {
                 let run: f64 = busy.iter().map(|t| t.total).sum();
                 let wait: f64 = busy.iter().map(|t| t.thread.runnable_s).sum();
@@ -52,7 +53,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             ("runnable", runnable.clone()),
             ("runnable_share", waited.clone()),
         ];
-        params.extend(sched_view::basis(v.trace));
+        params.extend(sched::basis(v.trace));
         out.push(Finding {
             variant: None,
             id: IDS[0],

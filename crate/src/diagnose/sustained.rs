@@ -10,6 +10,7 @@
 use super::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
 use crate::stats::median;
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["thermal.sustained-drop"];
 
@@ -24,7 +25,7 @@ const SETTLE_BAND: f64 = 0.05;
 const MIN_POINTS: usize = 6;
 const MIN_SPAN_S: f64 = 20.0;
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
+pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     let Some(d) = ev.probe_for_inputs() else {
         return Vec::new();
     };
@@ -104,7 +105,7 @@ mod tests {
                 (t, v)
             })
             .collect();
-        let f = rule(&ev(pts));
+        let f = crate::diagnose::apply(rule, &ev(pts));
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].severity, Severity::Critical);
         let p = |n: &str| f[0].params.iter().find(|(k, _)| *k == n).unwrap().1.clone();
@@ -120,10 +121,10 @@ mod tests {
         let steady: Vec<(f64, f64)> = (0..60)
             .map(|i| (i as f64 * 5.0, 10.0 - (i % 3) as f64 * 0.2))
             .collect();
-        assert!(rule(&ev(steady)).is_empty());
+        assert!(crate::diagnose::apply(rule, &ev(steady)).is_empty());
         let short: Vec<(f64, f64)> = (0..10).map(|i| (i as f64, 10.0 - i as f64)).collect();
-        assert!(rule(&ev(short)).is_empty());
-        assert!(rule(&Evidence::default()).is_empty());
+        assert!(crate::diagnose::apply(rule, &ev(short)).is_empty());
+        assert!(crate::diagnose::apply(rule, &Evidence::default()).is_empty());
     }
 
     #[test]
@@ -133,13 +134,13 @@ mod tests {
             .collect();
         let mut e = ev(falling);
         assert_eq!(
-            rule(&e).len(),
+            crate::diagnose::apply(rule, &e).len(),
             1,
             "alone, the probe speaks of its own device"
         );
         e.add_input("phone.log");
-        assert!(rule(&e).is_empty());
+        assert!(crate::diagnose::apply(rule, &e).is_empty());
         e.inputs_from_probe_device = true;
-        assert_eq!(rule(&e).len(), 1);
+        assert_eq!(crate::diagnose::apply(rule, &e).len(), 1);
     }
 }

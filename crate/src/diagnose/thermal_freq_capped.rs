@@ -4,28 +4,28 @@
 //! Needs a maximum that does not come from the trace itself (`cpuinfo_max_freq`, a preset, or
 //! the user): a trace's own highest frequency cannot show that it was capped throughout.
 
-use super::freq_view;
 use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::sched::TopologySource;
 use crate::evidence::Evidence;
-use crate::topology;
-use crate::topology::cpu_list;
+use crate::views::freq;
+use crate::views::topology::cpu_list;
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["thermal.freq-capped"];
 
 /// The time-weighted 95th percentile frequency below this share of max counts as capped.
 pub const CAP_SHARE: f64 = 0.70;
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
-    let topo = topology::resolve(&ev.sched);
+pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
+    let topo = &views.topology;
     if matches!(topo.max_source, None | Some(TopologySource::ObservedFreq)) {
         return Vec::new();
     }
     let fast = topo.fast_cpus();
     let mut out = Vec::new();
     for trace in &ev.sched.traces {
-        let freqs = freq_view::cpu_freqs(ev, trace.input);
+        let freqs = freq::cpu_freqs(ev, trace.input);
         let mut capped = Vec::new();
         let mut checked = 0;
         let (mut p95s, mut maxes) = (Vec::new(), Vec::new());
@@ -33,7 +33,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
             let (Some(points), Some(max)) = (freqs.get(&cpu), topo.max_mhz(cpu)) else {
                 continue;
             };
-            let Some(p95) = freq_view::quantile(points, trace.end_s, 0.95) else {
+            let Some(p95) = freq::quantile(points, trace.end_s, 0.95) else {
                 continue;
             };
             checked += 1;

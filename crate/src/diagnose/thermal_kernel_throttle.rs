@@ -5,10 +5,11 @@
 use super::kernel_events::{episode, of_kind};
 use super::{Finding, Severity};
 use crate::evidence::{Evidence, KernelEventKind};
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["thermal.kernel-throttle"];
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
+pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     let events = of_kind(ev, KernelEventKind::ThermalThrottle);
     if events.is_empty() {
         return Vec::new();

@@ -9,12 +9,13 @@
 //! twice. CPUs that share one frequency policy move together and never rotate, so a cluster
 //! stepping down as a whole does not fire this (it is `thermal.freq-capped` or a thermal wall).
 
-use super::freq_view;
 use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::Evidence;
-use crate::topology::cpu_list;
-use crate::topology::{self, Cluster};
+use crate::views::freq;
+use crate::views::topology::cpu_list;
+use crate::views::topology::Cluster;
+use crate::views::Views;
 use std::collections::BTreeSet;
 
 pub const IDS: &[&str] = &["thermal.rotating-throttle"];
@@ -23,11 +24,11 @@ pub const CAPPED_FRACTION: f64 = 0.8;
 pub const WINDOWS: usize = 20;
 pub const MIN_PARTIAL_WINDOWS: usize = 3;
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
-    let topo = topology::resolve(&ev.sched);
+pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
+    let topo = &views.topology;
     let mut out = Vec::new();
     for trace in &ev.sched.traces {
-        let freqs = freq_view::cpu_freqs(ev, trace.input);
+        let freqs = freq::cpu_freqs(ev, trace.input);
         let end = trace.end_s;
         if freqs.len() < 2 || end <= 0.0 {
             continue;
@@ -66,7 +67,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                 let (a, b) = (i as f64 * w, (i + 1) as f64 * w);
                 let means: Vec<(u32, f64)> = g
                     .iter()
-                    .filter_map(|&c| freq_view::mean(freqs[&c], a, b).map(|m| (c, m)))
+                    .filter_map(|&c| freq::mean(freqs[&c], a, b).map(|m| (c, m)))
                     .collect();
                 if means.len() < 2 {
                     continue;

@@ -7,6 +7,7 @@ use super::run_facts::{fmt, framework_label, run_ref};
 use super::{Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::{Evidence, Run};
+use crate::views::Views;
 
 pub const IDS: &[&str] = &[
     "threads.all-cores",
@@ -30,9 +31,11 @@ fn big_little(run: &Run) -> Option<(usize, usize)> {
 }
 
 /// A trace or /proc/cpuinfo given with the log shows CPUs of different speeds.
-fn traced_big_little(ev: &Evidence) -> bool {
-    let topo = crate::topology::resolve(&ev.sched);
-    topo.known() && !topo.cpus_in(crate::topology::Cluster::Little).is_empty()
+fn traced_big_little(topo: &crate::views::topology::Topology) -> bool {
+    topo.known()
+        && !topo
+            .cpus_in(crate::views::topology::Cluster::Little)
+            .is_empty()
 }
 
 /// The run is on an ARM (phone) SoC, as far as the log says.
@@ -45,7 +48,7 @@ fn is_arm(run: &Run) -> bool {
             .is_some_and(|b| b.contains("aarch64") || b.contains("android") || b.contains("arm64"))
 }
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
+pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
     let mut out = Vec::new();
     for run in &ev.runs {
         if let (Some(n), Some(hw)) = (run.n_threads, run.hw_threads) {
@@ -60,7 +63,7 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
                 })
             {
                 // Only a known big.LITTLE topology makes "little cores included" a fact.
-                let hetero = big_little(run).is_some() || traced_big_little(ev);
+                let hetero = big_little(run).is_some() || traced_big_little(&views.topology);
                 out.push(Finding {
                     variant: None,
                     id: "threads.all-cores",

@@ -8,14 +8,15 @@ use super::kernel_events::{episode, of_kind};
 use super::telemetry::stall;
 use super::{Finding, Severity};
 use crate::evidence::{Evidence, KernelEventKind};
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["power.usb-errors"];
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
+pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
     let usb = of_kind(ev, KernelEventKind::Usb);
     if usb.is_empty()
         || !of_kind(ev, KernelEventKind::UnderVoltage).is_empty()
-        || stall::usb_tied(ev)
+        || stall::usb_tied(ev, views)
     {
         return Vec::new();
     }

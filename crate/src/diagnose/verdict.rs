@@ -12,7 +12,8 @@ use super::compare_groups::{grouping, representatives};
 use super::run_facts::{decode_tok_s, fmt, input_of, prefill_tok_s};
 use super::{Finding, Phrase, Severity};
 use crate::evidence::Evidence;
-use crate::topology::Cluster;
+use crate::views::topology::Cluster;
+use crate::views::Views;
 
 /// The layers of the diagnosis, in the order the seed checks them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -261,7 +262,7 @@ fn unsized_basis(layer: Layer) -> Phrase {
     Phrase::new(key, Vec::new())
 }
 
-pub fn build(ev: &Evidence, findings: &[Finding]) -> Verdict {
+pub fn build(ev: &Evidence, views: &Views, findings: &[Finding]) -> Verdict {
     let mut causes: Vec<Cause> = Vec::new();
     for (i, f) in findings.iter().enumerate() {
         let Some(layer) = Layer::of(f.id) else {
@@ -326,7 +327,7 @@ pub fn build(ev: &Evidence, findings: &[Finding]) -> Verdict {
     });
     let gap = gap(findings, &causes);
     let runs = run_numbers(ev, findings);
-    let headline = headline(ev, findings, &causes, gap.as_ref(), &runs);
+    let headline = headline(ev, views, findings, &causes, gap.as_ref(), &runs);
     let next = next_steps(ev, &causes);
     Verdict {
         headline,
@@ -398,6 +399,7 @@ fn run_numbers(ev: &Evidence, findings: &[Finding]) -> Vec<RunNumbers> {
 
 fn headline(
     ev: &Evidence,
+    views: &Views,
     findings: &[Finding],
     causes: &[Cause],
     gap: Option<&Gap>,
@@ -523,13 +525,13 @@ fn headline(
         None if runs.iter().all(|r| r.decode_tok_s.is_none()) && !runs.is_empty() => {
             out.push(Phrase::new("verdict.no-cause-no-speed", Vec::new()));
         }
-        None => out.extend(healthy(ev, findings)),
+        None => out.extend(healthy(ev, views, findings)),
     }
     out
 }
 
 /// The headline when nothing slows decoding: the numbers that show it.
-fn healthy(ev: &Evidence, findings: &[Finding]) -> Vec<Phrase> {
+fn healthy(ev: &Evidence, views: &Views, findings: &[Finding]) -> Vec<Phrase> {
     if ev.runs.is_empty() && ev.series.is_empty() && ev.sched.traces.is_empty() {
         return vec![Phrase::new("verdict.nothing-read", Vec::new())];
     }
@@ -540,10 +542,10 @@ fn healthy(ev: &Evidence, findings: &[Finding]) -> Vec<Phrase> {
             vec![("pct", param(f, "pct_of_expected"))],
         ));
     }
-    let (topo, views) = super::sched_view::views(ev);
+    let (topo, traces) = (&views.topology, &views.traces);
     if topo.known() && !topo.cpus_in(Cluster::Little).is_empty() {
         let (mut fast, mut all) = (0.0, 0.0);
-        for v in views.iter().filter(|v| v.enough()) {
+        for v in traces.iter().filter(|v| v.enough()) {
             let by = v.inference_by_cluster();
             fast += by[Cluster::Mid.index()] + by[Cluster::Big.index()];
             all += v.known_total();
@@ -633,7 +635,8 @@ mod tests {
             finding("threads.all-cores", Severity::Warning, &[]),
             finding("measure.single-run", Severity::Info, &[]),
         ];
-        let v = build(&Evidence::default(), &fs);
+        let ev = Evidence::default();
+        let v = build(&ev, &Views::of(&ev), &fs);
         let ids: Vec<&str> = v.causes.iter().map(|c| c.layer.id()).collect();
         assert_eq!(ids, ["build", "threads", "power", "measure"]);
         assert_eq!(v.causes[0].findings, [0, 1]);
@@ -659,7 +662,8 @@ mod tests {
             finding("load.slow", Severity::Warning, &[]),
             finding("threads.all-cores", Severity::Info, &[]),
         ];
-        let v = build(&Evidence::default(), &fs);
+        let ev = Evidence::default();
+        let v = build(&ev, &Views::of(&ev), &fs);
         assert_eq!(v.causes[0].layer, Layer::Power);
         assert_eq!(v.causes[0].lead, 1, "the wall names the cause");
         // The factor is still the largest estimate (the decay's 1 / 0.55).
@@ -679,7 +683,8 @@ mod tests {
             ),
             finding("run.failed", Severity::Critical, &[]),
         ];
-        let v = build(&Evidence::default(), &fs);
+        let ev = Evidence::default();
+        let v = build(&ev, &Views::of(&ev), &fs);
         assert_eq!(v.causes[0].layer, Layer::Failed);
         assert!(v.next.is_empty(), "nothing to add before the run works");
     }
@@ -696,7 +701,8 @@ mod tests {
                 ("little_clock_ratio", "0.50"),
             ],
         )];
-        let v = build(&Evidence::default(), &fs);
+        let ev = Evidence::default();
+        let v = build(&ev, &Views::of(&ev), &fs);
         assert_eq!(v.causes[0].factor, Some(1.4));
     }
 
@@ -711,7 +717,8 @@ mod tests {
             finding("compare.weights", Severity::Critical, &[("ratio", "1.73")]),
             finding("compare.threads", Severity::Warning, &[]),
         ];
-        let v = build(&Evidence::default(), &fs);
+        let ev = Evidence::default();
+        let v = build(&ev, &Views::of(&ev), &fs);
         let g = v.gap.expect("a gap");
         assert_eq!(g.factor, 23.5);
         assert_eq!(g.explained_factor, 1.7);
@@ -734,7 +741,8 @@ mod tests {
                 ("ratio", "0.30"),
             ],
         )];
-        let v = build(&Evidence::default(), &fs);
+        let ev = Evidence::default();
+        let v = build(&ev, &Views::of(&ev), &fs);
         assert!(v.gap.is_none());
         assert_eq!(v.headline[0].key, "verdict.speed.compare-faster");
         assert!(v.headline[0]
@@ -755,12 +763,12 @@ mod tests {
             }),
             ..Default::default()
         });
-        let v = build(&ev, &fs);
+        let v = build(&ev, &Views::of(&ev), &fs);
         assert!(v.headline.iter().any(|p| p.key == "verdict.healthy"));
         assert!(v.causes.iter().all(|c| c.layer == Layer::Measure));
         // Without a speed, no cause is not the same as fast.
         ev.runs[0].decode = None;
-        let v = build(&ev, &fs);
+        let v = build(&ev, &Views::of(&ev), &fs);
         assert!(v
             .headline
             .iter()

@@ -14,6 +14,8 @@ use crate::evidence::TextEncoding;
 use crate::evidence::{downsample, Evidence, InputFacts, ProblemCode, Quantity, Run};
 use crate::evidence::{Framework, InputKind};
 use crate::ingest::frameworks::runs::MAX_RUNS_PER_INPUT;
+use crate::views::telemetry::axis_t;
+use crate::views::Views;
 use serde::{Deserialize, Serialize};
 
 /// Version of the report schema; bumped on any incompatible change.
@@ -221,7 +223,8 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
             .get(i)
             .map_or_else(String::new, |f| f.name.clone())
     };
-    let diagnosed = diagnose::diagnose(ev);
+    let views = Views::of(ev);
+    let diagnosed = diagnose::diagnose(ev, &views);
     let findings: Vec<FindingReport> = diagnosed
         .iter()
         .map(|f| {
@@ -284,14 +287,14 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
         })
         .collect();
     let (findings, card_of) = merge::merge(findings, lang);
-    let mut diagnosis = diagnose::verdict::build(ev, &diagnosed);
+    let mut diagnosis = diagnose::verdict::build(ev, &views, &diagnosed);
     diagnosis.point_at_cards(&card_of);
     Report {
         schema: SCHEMA_VERSION,
         tool: format!("tokscope {}", env!("CARGO_PKG_VERSION")),
         lang,
         inputs: {
-            let origins = diagnose::telemetry::time_origins(ev);
+            let origins = &views.time_origins;
             ev.inputs
                 .iter()
                 .enumerate()
@@ -311,9 +314,9 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
         comparison: compare::build(ev, lang),
         verdict: Some(verdict::render(&diagnosis, &findings, lang)),
         findings,
-        series: series_report(ev),
-        time_origin_epoch_s: diagnose::telemetry::time_origin(ev),
-        sched: sched::build(ev),
+        series: series_report(ev, &views),
+        time_origin_epoch_s: views.time_origin,
+        sched: sched::build(ev, &views),
         device: device_report(ev),
     }
 }
@@ -444,8 +447,7 @@ fn input_report(facts: &InputFacts, system_info: bool, lang: Lang) -> InputRepor
     }
 }
 
-fn series_report(ev: &Evidence) -> Vec<SeriesReport> {
-    let origins = diagnose::telemetry::time_origins(ev);
+fn series_report(ev: &Evidence, views: &Views) -> Vec<SeriesReport> {
     ev.series
         .iter()
         .map(|s| SeriesReport {
@@ -460,7 +462,7 @@ fn series_report(ev: &Evidence) -> Vec<SeriesReport> {
                 .into_iter()
                 // Milliseconds are plenty on a chart and keep the JSON small.
                 .map(|(t, v)| {
-                    let t = diagnose::telemetry::axis_t(s, t, &origins);
+                    let t = axis_t(s, t, &views.time_origins);
                     [(t * 1e3).round() / 1e3, (v * 1e3).round() / 1e3]
                 })
                 .collect(),

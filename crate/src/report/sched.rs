@@ -2,11 +2,12 @@
 //! the thread residency table, the thread timeline (one lane per thread, one cluster letter per
 //! time bin) and the per-CPU frequency strip. The page draws these; exports carry them.
 
-use crate::diagnose::freq_view;
-use crate::diagnose::sched_view::{self, TraceView};
 use crate::evidence::sched::{TraceFormat, TIMELINE_BINS};
 use crate::evidence::Evidence;
-use crate::topology::{Cluster, Topology, PRESETS};
+use crate::views::freq;
+use crate::views::sched::{self, TraceView};
+use crate::views::topology::{Cluster, Topology, PRESETS};
+use crate::views::Views;
 use serde::{Deserialize, Serialize};
 
 /// Threads listed in the residency table.
@@ -116,12 +117,16 @@ fn format_key(f: Option<TraceFormat>) -> Option<String> {
     serde_json::to_value(f?).ok()?.as_str().map(str::to_string)
 }
 
-pub fn build(ev: &Evidence) -> Option<SchedReport> {
+pub fn build(ev: &Evidence, views: &Views) -> Option<SchedReport> {
     if ev.sched.traces.is_empty() {
         return None;
     }
-    let (topo, views) = sched_view::views(ev);
-    let traces = views.iter().map(|v| trace_report(ev, v, &topo)).collect();
+    let topo = &views.topology;
+    let traces = views
+        .traces
+        .iter()
+        .map(|v| trace_report(ev, v, topo))
+        .collect();
     Some(SchedReport {
         presets: PRESETS
             .iter()
@@ -130,7 +135,7 @@ pub fn build(ev: &Evidence) -> Option<SchedReport> {
                 label: p.label.to_string(),
             })
             .collect(),
-        topology: topo,
+        topology: topo.clone(),
         traces,
         threads_override: ev.sched.threads_override.clone(),
     })
@@ -142,7 +147,7 @@ fn trace_report(ev: &Evidence, v: &TraceView<'_>, topo: &Topology) -> TraceRepor
         .inputs
         .get(t.input)
         .map_or_else(String::new, |i| i.name.clone());
-    let mut rows: Vec<&sched_view::ThreadView<'_>> = v.threads.iter().collect();
+    let mut rows: Vec<&sched::ThreadView<'_>> = v.threads.iter().collect();
     // Inference threads first, then the busiest.
     rows.sort_by(|a, b| {
         b.inference
@@ -171,13 +176,13 @@ fn trace_report(ev: &Evidence, v: &TraceView<'_>, topo: &Topology) -> TraceRepor
                 mid: s(Cluster::Mid),
                 big: s(Cluster::Big),
                 unknown: s(Cluster::Unknown),
-                cpus: crate::topology::cpu_list(&cpus),
-                runnable_s: sched_view::measures_runnable(v).then(|| round3(r.thread.runnable_s)),
+                cpus: crate::views::topology::cpu_list(&cpus),
+                runnable_s: sched::measures_runnable(v).then(|| round3(r.thread.runnable_s)),
             }
         })
         .collect();
     let bins = (((t.end_s / t.bin_s).floor() as usize) + 1).min(TIMELINE_BINS);
-    let use_run = v.unit == sched_view::Unit::Seconds;
+    let use_run = v.unit == sched::Unit::Seconds;
     let lanes = rows
         .iter()
         .filter(|r| r.inference || !v.threads.iter().any(|x| x.inference))
@@ -217,7 +222,7 @@ fn trace_report(ev: &Evidence, v: &TraceView<'_>, topo: &Topology) -> TraceRepor
             }
         })
         .collect();
-    let freq = freq_view::cpu_freqs(ev, t.input)
+    let freq = freq::cpu_freqs(ev, t.input)
         .into_iter()
         .map(|(cpu, points)| FreqStrip {
             cpu,
@@ -226,7 +231,7 @@ fn trace_report(ev: &Evidence, v: &TraceView<'_>, topo: &Topology) -> TraceRepor
             mhz: (0..bins)
                 .map(|b| {
                     let a = b as f64 * t.bin_s;
-                    freq_view::mean(points, a, (a + t.bin_s).min(t.end_s.max(a + 1e-9)))
+                    freq::mean(points, a, (a + t.bin_s).min(t.end_s.max(a + 1e-9)))
                         .map(|m| m.round())
                 })
                 .collect(),

@@ -1,16 +1,17 @@
 //! `thermal.ambient`: the recorded ambient temperature, and what a rise costs. Seed 002: about
 //! 5 °C more ambient costs 8–12 % of maximum frequency.
 
+use super::num;
 use super::stats::quantile;
-use super::{num, Ctx};
 use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["thermal.ambient"];
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
-    let Some(ctx) = Ctx::new(ev) else {
+pub fn rule(_ev: &Evidence, views: &Views) -> Vec<Finding> {
+    let Some(ctx) = views.telemetry.as_ref() else {
         return Vec::new();
     };
     let Some(amb) = ctx

@@ -15,12 +15,13 @@ use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
 use crate::evidence::InputKind;
-use crate::topology::cpu_list;
+use crate::views::topology::cpu_list;
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["thermal.rotating-cap", "thermal.oscillating-cap"];
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
-    let Some(ctx) = Ctx::new(ev) else {
+pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
+    let Some(ctx) = views.telemetry.as_ref() else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -28,9 +29,9 @@ pub fn rule(ev: &Evidence) -> Vec<Finding> {
         // Traces get this finding from the traces rule (cpu_frequency events); do not repeat it.
         let from_trace =
             ev.inputs.get(d.input).and_then(|i| i.kind.as_ref()) == Some(&InputKind::Trace);
-        if let Some(f) = rotating(&ctx, d).filter(|_| !from_trace) {
+        if let Some(f) = rotating(ctx, d).filter(|_| !from_trace) {
             out.push(f);
-        } else if let Some(f) = oscillating(&ctx, d) {
+        } else if let Some(f) = oscillating(ctx, d) {
             out.push(f);
         }
     }

@@ -15,19 +15,20 @@ use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
 use crate::stats::median;
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["power.charging-contention", "power.low-battery"];
 
 /// Smallest slowdown worth a finding.
 const SLOWER: f64 = 0.10;
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
-    let Some(ctx) = Ctx::new(ev) else {
+pub fn rule(_ev: &Evidence, views: &Views) -> Vec<Finding> {
+    let Some(ctx) = views.telemetry.as_ref() else {
         return Vec::new();
     };
     let mut out = Vec::new();
-    out.extend(charging(&ctx));
-    out.extend(low_battery(&ctx));
+    out.extend(charging(ctx));
+    out.extend(low_battery(ctx));
     out
 }
 

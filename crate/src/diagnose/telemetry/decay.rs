@@ -13,14 +13,15 @@ use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
 use crate::stats::median;
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["thermal.sustained-decay"];
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
-    let Some(ctx) = Ctx::new(ev) else {
+pub fn rule(_ev: &Evidence, views: &Views) -> Vec<Finding> {
+    let Some(ctx) = views.telemetry.as_ref() else {
         return Vec::new();
     };
-    find(&ctx).into_iter().collect()
+    find(ctx).into_iter().collect()
 }
 
 fn find(ctx: &Ctx) -> Option<Finding> {

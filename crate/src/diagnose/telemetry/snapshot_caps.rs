@@ -16,10 +16,12 @@
 
 use super::stats::mean;
 use super::threshold;
-use super::{axis_t, flag_is_thermal, num, time_origins};
+use super::{flag_is_thermal, num};
 use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::{Evidence, InputId, Quantity, Series};
+use crate::views::telemetry::axis_t;
+use crate::views::Views;
 
 /// Fewer samples than this: the series rule cannot see a cap (it needs ten busy cells).
 const MAX_SNAPSHOT_SAMPLES: usize = 10;
@@ -97,8 +99,8 @@ fn power_mode(ev: &Evidence) -> Option<Finding> {
     })
 }
 
-pub fn findings(ev: &Evidence, done: &[InputId]) -> Vec<Finding> {
-    let origins = time_origins(ev);
+pub fn findings(ev: &Evidence, views: &Views, done: &[InputId]) -> Vec<Finding> {
+    let origins = &views.time_origins;
     let mut out: Vec<Finding> = power_mode(ev).into_iter().collect();
     let mut groups: Vec<(InputId, &str)> = Vec::new();
     for s in &ev.series {
@@ -164,7 +166,7 @@ pub fn findings(ev: &Evidence, done: &[InputId]) -> Vec<Finding> {
             }
             _ => None,
         });
-        let axis: Vec<f64> = times.iter().map(|&t| axis_t(flag, t, &origins)).collect();
+        let axis: Vec<f64> = times.iter().map(|&t| axis_t(flag, t, origins)).collect();
         let (t0, t1) = (axis[0], axis[axis.len() - 1]);
         // Every active reason of the winning kind, as the driver names them.
         let mut names: Vec<&str> = flags
@@ -261,6 +263,10 @@ impl SourceName for Series {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn findings(ev: &Evidence, done: &[InputId]) -> Vec<Finding> {
+        super::findings(ev, &Views::of(ev), done)
+    }
 
     fn series(ev: &mut Evidence, q: Quantity, pts: &[(f64, f64)]) {
         ev.series.push(Series {

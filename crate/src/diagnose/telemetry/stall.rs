@@ -13,26 +13,27 @@ use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
 use crate::stats::median;
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["power.periodic-stall"];
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
-    let Some(ctx) = Ctx::new(ev) else {
+pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
+    let Some(ctx) = views.telemetry.as_ref() else {
         return Vec::new();
     };
-    find(ev, &ctx).into_iter().collect()
+    find(ev, views, ctx).into_iter().collect()
 }
 
 /// Whether the USB events of the kernel log line up with periodic stalls (then the stall finding
 /// shows them).
-pub fn usb_tied(ev: &Evidence) -> bool {
-    let Some(ctx) = Ctx::new(ev) else {
+pub fn usb_tied(ev: &Evidence, views: &Views) -> bool {
+    let Some(ctx) = views.telemetry.as_ref() else {
         return false;
     };
-    find(ev, &ctx).is_some_and(|f| f.variant == Some("usb"))
+    find(ev, views, ctx).is_some_and(|f| f.variant == Some("usb"))
 }
 
-fn find(ev: &Evidence, ctx: &Ctx) -> Option<Finding> {
+fn find(ev: &Evidence, views: &Views, ctx: &Ctx) -> Option<Finding> {
     let (name, input, thr, unit) = ctx.throughput()?;
     let busy = ctx.busy_cells(thr);
     if busy.len() < 20 {
@@ -109,7 +110,7 @@ fn find(ev: &Evidence, ctx: &Ctx) -> Option<Finding> {
             )
         })
         .collect();
-    let tie = usb_tie::assess(ev, input, &windows, ctx.grid.dt, m);
+    let tie = usb_tie::assess(ev, views, input, &windows, ctx.grid.dt, m);
     let mut f = Finding {
         variant: None,
         id: "power.periodic-stall",

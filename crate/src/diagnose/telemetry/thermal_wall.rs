@@ -20,6 +20,7 @@ use super::{flag_is_thermal, num, signed, window_mean, Ctx, Domain, Track, CAP_R
 use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
 use crate::evidence::{Evidence, InputId};
+use crate::views::Views;
 
 pub const IDS: &[&str] = &["thermal.wall", "power.wall", "throttle.undetermined"];
 
@@ -173,21 +174,21 @@ fn power_ceiling(ctx: &Ctx, cap: &Cap) -> Option<(f64, f64, String)> {
         .max_by(|a, b| a.0.total_cmp(&b.0))
 }
 
-pub fn rule(ev: &Evidence) -> Vec<Finding> {
+pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
     let mut out = Vec::new();
-    if let Some(ctx) = super::Ctx::new(ev) {
+    if let Some(ctx) = views.telemetry.as_ref() {
         for d in &ctx.domains {
-            let Some(cap) = find_cap(&ctx, d) else {
+            let Some(cap) = find_cap(ctx, d) else {
                 continue;
             };
-            out.push(classify(&ctx, d, &cap));
+            out.push(classify(ctx, d, &cap));
         }
     }
     let done: Vec<InputId> = out
         .iter()
         .flat_map(|f| f.evidence.iter().map(|e| e.input))
         .collect();
-    out.extend(super::snapshot_caps::findings(ev, &done));
+    out.extend(super::snapshot_caps::findings(ev, views, &done));
     out
 }
 

@@ -10,9 +10,10 @@
 //! interval; so a reset within max(5 s, two samples) of a dip window counts, and never more than
 //! a third of the stall period, so that one reset cannot stand for two stalls.
 
-use super::{num, time_origins};
+use super::num;
 use crate::diagnose::{EvidenceRef, Finding, InputLines, Quote};
 use crate::evidence::{Evidence, InputId, KernelEvent, KernelEventKind};
+use crate::views::Views;
 
 /// USB events quoted as evidence; the line list names all of them.
 const QUOTED: usize = 3;
@@ -42,6 +43,7 @@ pub enum Tie<'a> {
 /// axis). `None` without USB events.
 pub fn assess<'a>(
     ev: &'a Evidence,
+    views: &Views,
     input: InputId,
     windows: &[(f64, f64)],
     dt: f64,
@@ -57,7 +59,7 @@ pub fn assess<'a>(
     }
     let total = usb.len();
     let absolute = ev.series.iter().any(|s| s.input == input && s.absolute);
-    let origin = time_origins(ev).get(input).copied().flatten();
+    let origin = views.time_origins.get(input).copied().flatten();
     let Some(origin) = origin.filter(|_| absolute) else {
         return Some(Tie::TelemetryRelative { total });
     };

@@ -8,7 +8,7 @@
 
 use crate::evidence::sched::{ThreadAgg, TraceFacts};
 use crate::evidence::Evidence;
-use crate::topology::{self, Cluster, Topology};
+use crate::views::topology::{Cluster, Topology};
 
 /// Thread-name fragments of inference runtimes (lower case).
 const INFERENCE_NAMES: &[&str] = &[
@@ -277,16 +277,13 @@ pub fn basis(trace: &TraceFacts) -> Vec<(&'static str, String)> {
 }
 
 /// The topology and a view of every trace input.
-pub fn views(ev: &Evidence) -> (Topology, Vec<TraceView<'_>>) {
-    let topo = topology::resolve(&ev.sched);
-    let views = ev
-        .sched
+pub fn trace_views<'a>(ev: &'a Evidence, topo: &Topology) -> Vec<TraceView<'a>> {
+    ev.sched
         .traces
         .iter()
         .filter(|t| t.format != Some(crate::evidence::sched::TraceFormat::SystemInfo))
-        .map(|t| trace_view(ev, t, &topo))
-        .collect();
-    (topo, views)
+        .map(|t| trace_view(ev, t, topo))
+        .collect()
 }
 
 pub fn pct(x: f64) -> String {
