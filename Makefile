@@ -31,6 +31,11 @@ lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
 	cargo clippy -p tokscope --target wasm32-unknown-unknown --all-targets --locked -- -D warnings
+	# Every doc link must resolve, private items' too (they are documented for the developers).
+	for target in "" wasm32-unknown-unknown; do \
+	  RUSTDOCFLAGS="-D rustdoc::broken_intra_doc_links -A rustdoc::private_intra_doc_links" \
+	    cargo doc -p tokscope --no-deps --document-private-items --locked $${target:+--target $$target} || exit 1; \
+	done
 
 test-native:
 	cargo test --workspace --locked

@@ -7,7 +7,7 @@
 //! bytes -> ingest (sniff, parse) -> evidence -> diagnose -> report
 //! ```
 //!
-//! The CLI (`src/bin/tokscope.rs`) and the web page (through [`wasm`]) drive it via [`Session`]:
+//! The CLI (`src/bin/tokscope.rs`) and the web page (through the `wasm` bindings, built for `wasm32` only) drive it via [`Session`]:
 //!
 //! ```
 //! use tokscope::{Lang, Session};

@@ -1,5 +1,5 @@
 //! Charts: stacked panels on one shared time axis, drawn with `plotters` onto any backend — a
-//! `<canvas>` in the page (through [`crate::wasm`]) or a bitmap natively (tests, benchmarks).
+//! `<canvas>` in the page (through the `wasm` bindings) or a bitmap natively (tests, benchmarks).
 //!
 //! A chart is a plain [`ChartSpec`] (panels of lines, shaded ranges), so any page module can
 //! build one from the report: the telemetry lanes (frequency per cluster, temperature per

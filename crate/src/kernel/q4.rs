@@ -1,4 +1,4 @@
-//! ggml Q4_0 weights × Q8_0 activations, as a GEMV: y[r] = Σ_b d_w[r,b]·d_a[b]·Σ_i (q_w−8)·q_a.
+//! ggml Q4_0 weights × Q8_0 activations, as a GEMV: `y[r] = Σ_b d_w[r,b]·d_a[b]·Σ_i (q_w−8)·q_a`.
 //!
 //! The input is ggml's exact block layout ([`BlockQ4_0`], [`BlockQ8_0`]). Weights are repacked once,
 //! at load ([`Q4Matrix::from_ggml`]), into a layout the SIMD paths read with aligned 16-byte loads:

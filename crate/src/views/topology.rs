@@ -306,7 +306,7 @@ fn levels_with(values: &BTreeMap<u32, f64>, step: f64) -> BTreeMap<u32, Cluster>
         .collect()
 }
 
-/// A CPU set as the kernel writes a cpulist: [0,1,2,3,6] -> "0-3,6", [4,5] -> "4-5".
+/// A CPU set as the kernel writes a cpulist: `[0,1,2,3,6]` -> `"0-3,6"`, `[4,5]` -> `"4-5"`.
 pub fn cpu_list(cpus: &[u32]) -> String {
     let mut v = cpus.to_vec();
     v.sort_unstable();

@@ -24,7 +24,7 @@ struct Re {
 }
 
 /// Literals at least one of which every line this parser reads contains (its first, cheap
-/// check; [`super::KEYWORDS`] gathers them for the log parser's gate).
+/// check; [`super::PARSERS`] gathers them for the log parser's gate).
 pub const KEYWORDS: &[&str] = &[
     "tok/s",
     "tokens:",

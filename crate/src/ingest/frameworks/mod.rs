@@ -4,7 +4,7 @@
 //! Every parser sees every line that may concern any of them: logs mix frameworks (an
 //! ExecuTorch app with a QNN backend, a llama.cpp app that also logs through TFLite), and the
 //! sniffer's guess is only a guess. Each parser declares the literals its lines contain
-//! ([`KEYWORDS`]); the log parser skips, in one pass, the lines that contain none of any parser's
+//! ([`PARSERS`]); the log parser skips, in one pass, the lines that contain none of any parser's
 //! (most lines of a real capture), and each parser gates its own patterns on its own literals.
 
 pub mod bench_table;
@@ -97,7 +97,7 @@ pub trait FrameworkParser {
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector);
     /// A JSON document embedded in the log.
     fn doc(&mut self, _doc: &Doc, _runs: &mut RunCollector) {}
-    /// True while inside a block whose lines carry none of [`KEYWORDS`] (a CSV table's rows).
+    /// True while inside a block whose lines carry none of the [`PARSERS`]' keywords (a CSV table's rows).
     fn in_block(&self) -> bool {
         false
     }
