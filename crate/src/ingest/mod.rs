@@ -6,6 +6,7 @@
 
 pub mod bundle;
 pub mod decode;
+pub mod delimited;
 pub mod failure_phrases;
 pub mod fallback_phrases;
 pub mod frameworks;

@@ -26,6 +26,7 @@
 //! ...`): when the sniffer found a framework, every line outside the counter rows goes to that
 //! framework's log parser as well, so the run and its counters come from one input.
 
+use super::delimited::{fields, Delim};
 use super::lines::Line;
 use super::log::LogParser;
 use super::{wrapper, LineParser};
@@ -339,7 +340,8 @@ fn csv_row(t: &str, simpleperf: bool) -> Option<Row> {
         .into_iter()
         .filter(|s| t.contains(*s))
         .max_by_key(|s| t.matches(*s).count())?;
-    let f: Vec<&str> = t.split(sep).map(str::trim).collect();
+    let cells = fields(t, Delim::Char(sep));
+    let f: Vec<&str> = cells.iter().map(|c| c.trim()).collect();
     if f.len() < 3 || f.len() > 40 {
         return None;
     }

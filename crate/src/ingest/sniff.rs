@@ -289,28 +289,11 @@ fn is_bench_table(lines: &[&str]) -> bool {
     lines.iter().any(|l| row.is_match(l))
 }
 
-fn trace_patterns() -> &'static [Regex; 2] {
-    static P: OnceLock<[Regex; 2]> = OnceLock::new();
-    P.get_or_init(|| {
-        [
-            // perf script / simpleperf sample header: comm, [pid/]tid, optional [cpu], time:
-            // (perf right-aligns the thread name, so the line may start with spaces.)
-            Regex::new(r"^\s*\S.*?\s+\d+(?:/\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:\s")
-                .expect("perf header"),
-            // ftrace / systrace: comm-tid [cpu] flags time: event:
-            Regex::new(
-                r"^\s*.+-\d+\s+(?:\(\s*[\d-]+\)\s+)?\[\d+\]\s+(?:\S{4,5}\s+)?\d+\.\d+:\s+\w+:",
-            )
-            .expect("ftrace line"),
-        ]
-    })
-}
-
+/// Event lines as the trace parser reads them (one definition of a trace line: the parser's).
 fn is_trace(lines: &[&str]) -> bool {
-    let [perf, ftrace] = trace_patterns();
     let hits = lines
         .iter()
-        .filter(|l| perf.is_match(l) || ftrace.is_match(l))
+        .filter(|l| crate::ingest::trace_line::parse(l).is_some())
         .count();
     let header = lines
         .iter()

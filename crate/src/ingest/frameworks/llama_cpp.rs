@@ -20,6 +20,7 @@ use super::FrameworkParser;
 use super::{cap, cap_if};
 use crate::evidence::Framework;
 use crate::evidence::{BenchRow, Run};
+use crate::ingest::delimited::{fields, Delim};
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -243,7 +244,7 @@ impl LlamaCpp {
 
     fn csv_line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) -> bool {
         if re().csv_head.is_match(msg) {
-            self.csv_cols = Some(split_csv(msg).into_iter().map(|s| s.to_string()).collect());
+            self.csv_cols = Some(split_csv(msg));
             return true;
         }
         let Some(cols) = &self.csv_cols else {
@@ -362,23 +363,16 @@ fn bench_object(o: &serde_json::Map<String, serde_json::Value>, at: u64, runs: &
     push_bench(run, test, tok_s, stddev, threads);
 }
 
-/// Splits one CSV record (double quotes, `""` escapes).
-fn split_csv(line: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut quoted = false;
-    for (i, c) in line.char_indices() {
-        match c {
-            '"' => quoted = !quoted,
-            ',' if !quoted => {
-                out.push(line[start..i].trim().trim_matches('"'));
-                start = i + 1;
-            }
-            _ => {}
+/// The cells of a llama-bench CSV line, trimmed.
+fn split_csv(line: &str) -> Vec<String> {
+    let mut cells = fields(line, Delim::Char(','));
+    for c in &mut cells {
+        let t = c.trim();
+        if t.len() != c.len() {
+            *c = t.to_string();
         }
     }
-    out.push(line[start..].trim().trim_matches('"'));
-    out
+    cells
 }
 
 fn basename(path: &str) -> &str {

@@ -12,65 +12,12 @@ use super::time::{self, NumericHint};
 use super::units::{self, Kind, Scale};
 use super::Sink;
 use crate::evidence::{Evidence, InputId, ProblemCode, SkippedLines};
+use crate::ingest::delimited::{count_fields, fields, for_each_field, Delim};
 use crate::ingest::lines::Line;
 use crate::ingest::LineParser;
 
 /// Lines looked at before deciding the layout.
 pub const HEAD_LINES: usize = 48;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Delim {
-    Char(char),
-    Whitespace,
-}
-
-/// Calls `f` for each field of `line`. Double quotes group delimiters; `""` is a quote.
-fn for_each_field(line: &str, delim: Delim, f: &mut dyn FnMut(usize, &str)) {
-    match delim {
-        Delim::Whitespace => line
-            .split_whitespace()
-            .enumerate()
-            .for_each(|(i, s)| f(i, s)),
-        Delim::Char(d) if !line.contains('"') => {
-            line.split(d).enumerate().for_each(|(i, s)| f(i, s))
-        }
-        Delim::Char(d) => {
-            let mut field = String::new();
-            let mut quoted = false;
-            let mut i = 0;
-            let mut chars = line.chars().peekable();
-            while let Some(c) = chars.next() {
-                if c == '"' {
-                    if quoted && chars.peek() == Some(&'"') {
-                        field.push('"');
-                        chars.next();
-                    } else {
-                        quoted = !quoted;
-                    }
-                } else if c == d && !quoted {
-                    f(i, &field);
-                    field.clear();
-                    i += 1;
-                } else {
-                    field.push(c);
-                }
-            }
-            f(i, &field);
-        }
-    }
-}
-
-fn count_fields(line: &str, delim: Delim) -> usize {
-    let mut n = 0;
-    for_each_field(line, delim, &mut |_, _| n += 1);
-    n
-}
-
-fn fields(line: &str, delim: Delim) -> Vec<String> {
-    let mut out = Vec::new();
-    for_each_field(line, delim, &mut |_, s| out.push(s.to_string()));
-    out
-}
 
 #[derive(Debug)]
 struct Column {
