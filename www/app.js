@@ -2,6 +2,7 @@
 // into the wasm core), shows progress, and renders the report. Every string from a file is set as
 // text, never as HTML.
 import { el } from './dom.js';
+import { t, hasText, language, loadCatalogue, preferredLanguage, setLanguage } from './i18n.js';
 import { pickBuild } from './wasm-build.js';
 import { compileCore } from './wasm-load.js';
 import { setCore } from './core.js';
@@ -16,20 +17,13 @@ import { renderVerdict, renderFindingGroups } from './verdict.js';
 const EXAMPLE = 'samples/device-b-llama-android.logcat.txt';
 const $ = (sel) => document.querySelector(sel);
 
-// The one bilingual catalogue (crate/src/catalogue.json, copied by the build): the same file the
-// wasm core renders findings from, so the page and the core never disagree.
-let catalogue = {};
-let lang = 'en';
 // The wasm core: the best build this engine validates (see wasm-build.js). The worker analyzes
 // with it; this thread's own instance serves share links, exports and the probe.
 const build = pickBuild();
 // Started before anything else, so the download overlaps the rest of start-up.
 const coreModule = compileCore(build);
 const coreGlue = import(`./${build.dir}/tokscope.js`);
-const catalogueLoaded = fetch('catalogue.json').then((r) => {
-  if (!r.ok) throw new Error(`HTTP ${r.status}`);
-  return r.json();
-});
+const catalogueLoaded = loadCatalogue();
 let worker = null;
 /**
  * Files picked, dropped or pasted before the core is ready, in order: they are read as soon as it
@@ -51,29 +45,6 @@ let lastDevice = null;
 let settingsSent = {};
 /** Files the core failed on: {name, error}; listed with the inputs, left out of the analysis. */
 let failed = [];
-
-function t(key, params = {}) {
-  const template = catalogue[key]?.[lang] ?? key;
-  return template.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
-}
-
-function pickLanguage() {
-  const saved = localStorage.getItem('tokscope.lang');
-  if (saved === 'en' || saved === 'zh') return saved;
-  const langs = navigator.languages?.length ? navigator.languages : [navigator.language || 'en'];
-  return langs.some((l) => l.toLowerCase().startsWith('zh')) ? 'zh' : 'en';
-}
-
-function applyLanguage(next) {
-  lang = next;
-  document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
-  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
-  for (const el of document.querySelectorAll('[data-i18n-placeholder]')) {
-    el.placeholder = t(el.dataset.i18nPlaceholder);
-  }
-  document.title = t('ui.title');
-  $('#lang').value = lang;
-}
 
 function setStatus(text, isError = false) {
   const s = $('#status');
@@ -179,7 +150,7 @@ function showProgress({ token, name, bytes, total, mbps }) {
 function showWaiting() {
   const n = pending.reduce((sum, files) => sum + files.length, 0);
   // Until the catalogue is in, main() says it once it is.
-  if (n && catalogue['ui.status.queued']) setStatus(t('ui.status.queued', { n }));
+  if (n && hasText('ui.status.queued')) setStatus(t('ui.status.queued', { n }));
 }
 
 function analyzeFiles(files) {
@@ -207,11 +178,11 @@ function sendFiles(files) {
   });
   $('#cancel').hidden = false;
   setStatus(t('ui.status.reading', { name: files.map((f) => f.name).join(', ') }));
-  worker.postMessage({ type: 'analyze', files: batch, lang });
+  worker.postMessage({ type: 'analyze', files: batch, lang: language() });
 }
 
 function render() {
-  worker?.postMessage({ type: 'report', lang });
+  worker?.postMessage({ type: 'report', lang: language() });
 }
 
 /** Files waiting for the answer to "add to this analysis, or replace it?". */
@@ -265,16 +236,16 @@ function setDeviceProbe(probe) {
 /** Shows one report (the schema of docs/report.md), wherever it came from. */
 export function renderReport(report) {
   $('#results').hidden = false;
-  renderVerdict($('#verdict'), report, t);
-  renderDeviceRef($('#device-ref'), report, t, showingShared() ? null : (yes) => applyToAnalysis({ probeDevice: yes }));
+  renderVerdict($('#verdict'), report);
+  renderDeviceRef($('#device-ref'), report, showingShared() ? null : (yes) => applyToAnalysis({ probeDevice: yes }));
   renderInputs(report.inputs);
   // A share view has no analysis behind it to work out again: its groups are shown as they are.
-  renderComparison($('#compare'), report.comparison, t, { onChoice: showingShared() ? null : applyCompareChoice });
+  renderComparison($('#compare'), report.comparison, { onChoice: showingShared() ? null : applyCompareChoice });
   $('#no-findings').hidden = report.findings.length > 0;
-  renderFindingGroups($('#findings'), report, t);
-  renderRuns($('#runs'), report.runs, t, report.inputs);
-  renderTelemetry(report, t);
-  renderSched(report.sched, { t, apply: applyToAnalysis });
+  renderFindingGroups($('#findings'), report);
+  renderRuns($('#runs'), report.runs, report.inputs);
+  renderTelemetry(report);
+  renderSched(report.sched, { apply: applyToAnalysis });
   reportShown(report);
 }
 
@@ -342,12 +313,12 @@ function clearAll() {
   $('#results').hidden = true;
   $('#inputs').replaceChildren();
   $('#findings').replaceChildren();
-  renderVerdict($('#verdict'), null, t);
-  renderDeviceRef($('#device-ref'), null, t, null);
+  renderVerdict($('#verdict'), null);
+  renderDeviceRef($('#device-ref'), null, null);
   $('#runs').replaceChildren();
-  renderComparison($('#compare'), null, t);
-  renderTelemetry({ series: [], findings: [], inputs: [] }, t);
-  renderSched(null, { t, apply: applyToAnalysis });
+  renderComparison($('#compare'), null);
+  renderTelemetry({ series: [], findings: [], inputs: [] });
+  renderSched(null, { apply: applyToAnalysis });
   setStatus(t(worker ? 'ui.status.ready' : 'ui.status.loading'));
 }
 
@@ -410,9 +381,7 @@ function wirePaste() {
 /** Every way in for files, wired at first paint: before the core is ready they queue. */
 function wireInputs() {
   $('#lang').addEventListener('change', (e) => {
-    localStorage.setItem('tokscope.lang', e.target.value);
-    applyLanguage(e.target.value);
-    document.dispatchEvent(new CustomEvent('tokscope:lang'));
+    setLanguage(e.target.value, { chosen: true });
     if (worker) render();
     else showWaiting();
   });
@@ -440,11 +409,11 @@ function wireInputs() {
 async function main() {
   wireInputs();
   try {
-    catalogue = await catalogueLoaded;
+    await catalogueLoaded;
   } catch (err) {
     setStatus(`catalogue.json: ${err.message ?? err}`, true);
   }
-  applyLanguage(pickLanguage());
+  setLanguage(preferredLanguage());
   setStatus(t('ui.status.loading'));
   showWaiting();
   let core;
@@ -458,8 +427,8 @@ async function main() {
     return;
   }
   setStatus(t('ui.status.ready'));
-  setupShare({ renderReport, t, setStatus, core });
-  initProbe({ core, build, module: await coreModule, t, onResult: setDeviceProbe });
+  setupShare({ renderReport, setStatus, core });
+  initProbe({ core, build, module: await coreModule, onResult: setDeviceProbe });
   delete document.body.dataset.loading;
   $('#intake').removeAttribute('aria-busy');
   document.body.dataset.ready = 'true';

@@ -4,6 +4,7 @@
 // reference picked; the core works the report out again with that choice (a share view, which has
 // no analysis behind it, shows the groups without the controls).
 import { el, fmtNum } from './dom.js';
+import { t } from './i18n.js';
 
 const letter = (i) => String.fromCharCode(65 + Math.min(i, 25));
 
@@ -74,7 +75,7 @@ function select(label, options, current, onChange) {
 let refocus = null;
 
 /** Renders `comparison` into `box`; hides the box when there is nothing to compare. */
-export function renderComparison(box, comparison, t, { onChoice } = {}) {
+export function renderComparison(box, comparison, { onChoice } = {}) {
   box.replaceChildren();
   box.hidden = !comparison;
   if (!comparison) return;

@@ -1,6 +1,7 @@
 // One finding card (docs/report.md, Finding): title, summary, and its evidence, lines, why and
 // fix behind a disclosure, so a cause's cards read as a list of what was seen.
 import { el } from './dom.js';
+import { t } from './i18n.js';
 
 
 // A kernel line placed on the telemetry axis has both: the line says where, the time when.
@@ -16,7 +17,7 @@ function where(e) {
 }
 
 /** The card of finding `f`; its details start open when `open`. */
-export function findingCard(f, t, open) {
+export function findingCard(f, open) {
   const article = el('article', { class: 'finding', 'data-finding-id': f.id, 'data-severity': f.severity },
     el('h3', {}, el('span', { class: 'severity' }, t(`severity.${f.severity}`)), f.title),
     el('div', { class: 'finding-id' }, f.id),

@@ -5,15 +5,17 @@
 // thermal.sustained-drop findings).
 //
 // Options come from the URL, for automation and small devices: probe-mib (total buffer, default
-// 1024, 256 on phones), probe-workers (default hardwareConcurrency + 1), probe-window-ms (≥ 20),
-// probe-windows (≥ 5), probe-sample-ms (sustained sampling period, default 2000).
+// 1024, 256 on phones), probe-workers (default hardwareConcurrency + 1), probe-window-ms and
+// probe-windows (those of `tokscope bench` are the default and the least), probe-sample-ms
+// (sustained sampling period, default 2000).
 import { el } from './dom.js';
 import { drawChart, formatBytes } from './probe-chart.js';
+import { coreConstants } from './core.js';
+import { t, onLanguage } from './i18n.js';
 
 const $ = (sel) => document.querySelector(sel);
-const CONTEXT = 2048;
 
-let ctx = null; // { core, build, t, onResult }
+let ctx = null; // { core, build, module, onResult }
 let running = null; // { workers, cancelled }
 let last = null; // the last measurement, re-rendered on a language change
 let sustained = null; // { points: [[t, gbps]], total }
@@ -61,12 +63,14 @@ function options() {
   };
   const phone = /Android|iPhone|iPad|Mobile/i.test(navigator.userAgent) || (navigator.deviceMemory ?? 8) <= 4;
   const cores = navigator.hardwareConcurrency || 4;
+  // The windows of `tokscope bench`, as least and default, so the two measure alike.
+  const c = coreConstants();
   return {
     cores,
     totalBytes: num('probe-mib', phone ? 256 : 1024) * 2 ** 20,
     maxWorkers: Math.min(Math.round(num('probe-workers', cores + 1)), 32),
-    windowMs: Math.max(20, num('probe-window-ms', 20)),
-    windows: Math.max(5, Math.round(num('probe-windows', 5))),
+    windowMs: Math.max(c.probe_window_ms, num('probe-window-ms', c.probe_window_ms)),
+    windows: Math.max(c.probe_windows, Math.round(num('probe-windows', c.probe_windows))),
     sampleMs: Math.max(250, num('probe-sample-ms', 2000)),
   };
 }
@@ -123,7 +127,7 @@ async function startWorkers(count, totalBytes, perWorker = (i) => totalBytes / (
 const sum = (v) => v.reduce((a, b) => a + b, 0);
 
 async function measure() {
-  if (running) return status(ctx.t('ui.probe.busy'));
+  if (running) return status(t('ui.probe.busy'));
   const o = options();
   const started = performance.now();
   running = { workers: [], cancelled: false };
@@ -135,7 +139,7 @@ async function measure() {
       progress(steps.done, steps.total);
       steps.done += 1;
     };
-    step(ctx.t('ui.probe.phase.alloc', { mib: Math.round(o.totalBytes / 2 ** 20), n: o.maxWorkers }));
+    step(t('ui.probe.phase.alloc', { mib: Math.round(o.totalBytes / 2 ** 20), n: o.maxWorkers }));
     const { workers, total, bytes, paths } = await startWorkers(o.maxWorkers, o.totalBytes);
     // Each call measures its jobs side by side (see probe-worker.js); resolves to their GB/s.
     const run = async (w, jobs, workingSet) => (await w.call({
@@ -150,16 +154,16 @@ async function measure() {
 
     const bySize = [];
     for (const s of sizes) {
-      step(ctx.t('ui.probe.phase.size', { size: formatBytes(s) }));
+      step(t('ui.probe.phase.size', { size: formatBytes(s) }));
       bySize.push([s, (await run(workers[0], [READ], s))[0]]);
     }
     // The read loop and every kernel path on one worker, side by side over the whole buffer.
-    step(ctx.t('ui.probe.phase.kernel', { path: paths.join(', ') }));
+    step(t('ui.probe.phase.kernel', { path: paths.join(', ') }));
     const [read1w, ...perPath] = await run(workers[0], [READ, ...paths.map((path) => ({ kind: 'q4', path }))], bytes[0]);
     const q4_1w = Object.fromEntries(paths.map((path, i) => [path, perPath[i]]));
     const byWorkers = [];
     for (let n = 1; n <= workers.length; n += 1) {
-      step(ctx.t('ui.probe.phase.workers', { n }));
+      step(t('ui.probe.phase.workers', { n }));
       const ws = Math.floor(total / n);
       const team = workers.slice(0, n);
       const each = await Promise.all(team.map((w) => run(w, [READ, { kind: 'q4', path: best }], ws)));
@@ -187,11 +191,11 @@ async function measure() {
     };
     progress(1, 1);
     render();
-    status(ctx.t('ui.probe.done', { s: last.seconds.toFixed(1), mib: Math.round(bytes[0] / 2 ** 20) }));
+    status(t('ui.probe.done', { s: last.seconds.toFixed(1), mib: Math.round(bytes[0] / 2 ** 20) }));
     report();
   } catch (err) {
-    if (running.cancelled) status(ctx.t('ui.probe.cancelled'));
-    else status(ctx.t('ui.probe.failed', { error: err?.message ?? err }), true);
+    if (running.cancelled) status(t('ui.probe.cancelled'));
+    else status(t('ui.probe.failed', { error: err?.message ?? err }), true);
   } finally {
     for (const w of running.workers) w.terminate();
     running = null;
@@ -201,7 +205,7 @@ async function measure() {
 
 /** Runs the best kernel path on all the workers that read fastest, without pause, for N minutes. */
 async function sustain() {
-  if (running) return status(ctx.t('ui.probe.busy'));
+  if (running) return status(t('ui.probe.busy'));
   const o = options();
   const minutes = Math.min(60, Math.max(0.1, Number($('#sustain-minutes').value) || 5));
   const total = minutes * 60;
@@ -210,7 +214,7 @@ async function sustain() {
   setRunning(true);
   sustained = { points: [], total };
   try {
-    status(ctx.t('ui.probe.phase.alloc', { mib: Math.round(o.totalBytes / 2 ** 20), n }));
+    status(t('ui.probe.phase.alloc', { mib: Math.round(o.totalBytes / 2 ** 20), n }));
     const share = o.totalBytes / n;
     const { workers, total: bytesTotal, paths } = await startWorkers(n, o.totalBytes, () => share);
     const path = paths[paths.length - 1];
@@ -220,18 +224,18 @@ async function sustain() {
       const rates = await Promise.all(workers.map((w) => w.call({
         cmd: 'run', jobs: [{ kind: 'q4', path }], workingSet: ws, windows: 1, windowMs: o.sampleMs, warmup: false,
       })));
-      const t = (performance.now() - t0) / 1000;
+      const elapsed = (performance.now() - t0) / 1000;
       const gbps = sum(rates.map((r) => r.gbps[0]));
-      sustained.points.push([t, gbps]);
-      progress(Math.min(t, total), total);
-      status(ctx.t('ui.probe.sustained.running', { elapsed: t.toFixed(0), total: total.toFixed(0), gbps: gbps.toFixed(2) }));
+      sustained.points.push([elapsed, gbps]);
+      progress(Math.min(elapsed, total), total);
+      status(t('ui.probe.sustained.running', { elapsed: elapsed.toFixed(0), total: total.toFixed(0), gbps: gbps.toFixed(2) }));
       renderSustained();
-      if (t >= total) break;
+      if (elapsed >= total) break;
     }
-    status(ctx.t('ui.probe.sustained.done', { n: sustained.points.length, s: total.toFixed(0) }));
+    status(t('ui.probe.sustained.done', { n: sustained.points.length, s: total.toFixed(0) }));
   } catch (err) {
-    if (running.cancelled) status(ctx.t('ui.probe.cancelled'));
-    else status(ctx.t('ui.probe.failed', { error: err?.message ?? err }), true);
+    if (running.cancelled) status(t('ui.probe.cancelled'));
+    else status(t('ui.probe.failed', { error: err?.message ?? err }), true);
   } finally {
     for (const w of running.workers) w.terminate();
     running = null;
@@ -256,14 +260,13 @@ function report() {
 function figure(metric, value, label, note = '') {
   return el('div', { class: 'figure', 'data-metric': metric, 'data-value': String(+value.toFixed(4)) },
     el('div', { class: 'figure-label' }, label),
-    el('div', { class: 'figure-value' }, ctx.t('ui.probe.gbps', { v: value.toFixed(2) })),
+    el('div', { class: 'figure-value' }, t('ui.probe.gbps', { v: value.toFixed(2) })),
     el('div', { class: 'figure-note' }, note));
 }
 
 function render() {
   renderBuild();
   if (!last) return;
-  const t = ctx.t;
   $('#probe-results').hidden = false;
   const figs = [
     figure('browser.read_gbps_1w', last.read1w, t('ui.probe.read_1w')),
@@ -293,8 +296,7 @@ function render() {
 }
 
 function renderCeiling(bw) {
-  const table = JSON.parse(ctx.core.ceiling_table_json(bw, CONTEXT));
-  const t = ctx.t;
+  const table = JSON.parse(ctx.core.ceiling_table_json(bw, coreConstants().ceiling_context));
   $('#ceiling-title').textContent = t('ui.probe.ceiling.title', { bw: bw.toFixed(1) });
   $('#ceiling-assumption').textContent = t('ui.probe.ceiling.assumption', {
     ctx: table.context, eta: table.eta, c: table.fixed_cost_ms,
@@ -320,14 +322,14 @@ function renderSustained() {
   const ticks = sustained.points.length > 12
     ? sustained.points.filter((_, i) => i % Math.ceil(sustained.points.length / 10) === 0).map(([x]) => x)
     : undefined;
-  drawChart(canvas, [{ label: ctx.t('ui.probe.legend.q4'), points: sustained.points }], {
-    yLabel: 'GB/s', xLabel: 's', xTicks: ticks, xFormat: (x) => x.toFixed(0), title: ctx.t('ui.probe.chart.sustained'),
+  drawChart(canvas, [{ label: t('ui.probe.legend.q4'), points: sustained.points }], {
+    yLabel: 'GB/s', xLabel: 's', xTicks: ticks, xFormat: (x) => x.toFixed(0), title: t('ui.probe.chart.sustained'),
   });
 }
 
 function renderBuild() {
   const note = $('#probe-build');
-  note.textContent = ctx.t(`ui.probe.build.${ctx.build.name}`);
+  note.textContent = t(`ui.probe.build.${ctx.build.name}`);
   note.dataset.build = ctx.build.name;
   note.classList.toggle('warning', ctx.build.name === 'scalar');
 }
@@ -337,7 +339,7 @@ function renderBuild() {
  * this device" checkbox that decides whether its bandwidth is the logs' ceiling. The answer is
  * the analysis's (the core keeps it until Clear); `onToggle` is absent for a shared report.
  */
-export function renderDeviceRef(box, report, t, onToggle) {
+export function renderDeviceRef(box, report, onToggle) {
   box.replaceChildren();
   const d = report?.device;
   box.hidden = !d || !report.inputs?.length;
@@ -359,7 +361,7 @@ export function initProbe(context) {
   $('#measure').addEventListener('click', () => measure());
   $('#sustain').addEventListener('click', () => sustain());
   $('#probe-cancel').addEventListener('click', cancel);
-  document.addEventListener('tokscope:lang', render);
+  onLanguage(render);
   $('#measure').disabled = false;
   $('#sustain').disabled = false;
   renderBuild();

@@ -1,5 +1,6 @@
 // The runs of a report (docs/report.md, `runs[]`): one compact facts table per run. Every
 // value comes from a file, so it is set as text, never as HTML.
+import { t } from './i18n.js';
 
 function cell(tag, text, attrs = {}) {
   const node = document.createElement(tag);
@@ -8,7 +9,7 @@ function cell(tag, text, attrs = {}) {
   return node;
 }
 
-function phase(p, t) {
+function phase(p) {
   if (!p || p.tok_s == null) return null;
   let s = `${p.tok_s.toFixed(2)} tok/s`;
   if (p.tokens != null) s += ` (${p.tokens} tok`;
@@ -19,7 +20,7 @@ function phase(p, t) {
 }
 
 /** [field, text] pairs of one run, only the facts the log stated. */
-export function runFacts(run, t, labels = {}) {
+export function runFacts(run, labels = {}) {
   const on = Object.entries(run.cpu_features ?? {}).filter(([, v]) => v).map(([k]) => k);
   const off = Object.entries(run.cpu_features ?? {}).filter(([, v]) => !v).map(([k]) => k);
   const threads = [run.n_threads, run.n_threads_batch, run.hw_threads];
@@ -39,8 +40,8 @@ export function runFacts(run, t, labels = {}) {
     ['cpu_features_off', off.length ? off.join(', ') : null],
     ['cpu_clusters', run.cpu_clusters?.length ? run.cpu_clusters.map((c) => `[${c.cpus.join(' ')}] ${Math.round(c.max_khz / 1000)} MHz`).join(', ') : null],
     ['buffers_mib', run.buffers_mib ? Object.entries(run.buffers_mib).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ') : null],
-    ['prefill', phase(run.prefill, t)],
-    ['decode', phase(run.decode, t)],
+    ['prefill', phase(run.prefill)],
+    ['decode', phase(run.decode)],
     ['bench', run.bench?.length ? run.bench.map((b) => `${b.test} ${b.tok_s.toFixed(2)}${b.stddev != null ? ` ± ${b.stddev.toFixed(2)}` : ''}${b.n_threads != null ? ` (${b.n_threads}t)` : ''}`).join(', ') : null],
     ['load_ms', run.load_ms != null ? `${(run.load_ms / 1000).toFixed(2)} s` : null],
   ];
@@ -51,7 +52,7 @@ export function runFacts(run, t, labels = {}) {
  * Renders `runs` into `box`: a heading per run (input and lines) and its facts table. `inputs`
  * (the report's) give the frameworks' display names.
  */
-export function renderRuns(box, runs, t, inputs = []) {
+export function renderRuns(box, runs, inputs = []) {
   const labels = Object.fromEntries(inputs.filter((i) => i.framework).map((i) => [i.framework, i.framework_label]));
   box.replaceChildren();
   if (!runs?.length) {
@@ -62,7 +63,7 @@ export function renderRuns(box, runs, t, inputs = []) {
     const where = run.line_start != null ? `${run.input}:${run.line_start}-${run.line_end ?? run.line_start}` : run.input;
     const table = document.createElement('table');
     table.className = 'facts';
-    for (const [field, value] of runFacts(run, t, labels)) {
+    for (const [field, value] of runFacts(run, labels)) {
       const tr = document.createElement('tr');
       tr.setAttribute('data-fact', field);
       tr.append(cell('th', t(`ui.fact.${field}`)), cell('td', String(value)));

@@ -2,15 +2,12 @@
 // which browsers never send to a server; the wasm core encodes it and decodes it under hard
 // limits. Every string from a link is set as text (textContent), never as HTML.
 import { el } from './dom.js';
-
-/** What a typical link must fit in: 8 KB survives chat apps and issue trackers. */
-const BUDGET_BYTES = 8 * 1024;
-/** The raw input may travel only below this size in all (the core enforces it too). */
-const RAW_MAX_BYTES = 16 * 1024;
+import { coreConstants } from './core.js';
+import { t, onLanguage } from './i18n.js';
 
 const $ = (sel) => document.querySelector(sel);
 
-let hooks = null; // { renderReport, t, setStatus, core }
+let hooks = null; // { renderReport, setStatus, core }
 let current = null; // the report on screen
 let shared = null; // the decoded link, while one is shown
 let inputs = []; // Files analyzed in this session, kept for "include the raw input"
@@ -23,7 +20,7 @@ export function setupShare(appHooks) {
   $('#export-md').addEventListener('click', exportMarkdown);
   $('#export-png').addEventListener('click', exportPng);
   $('#share-url').addEventListener('focus', (e) => e.target.select());
-  $('#lang').addEventListener('change', () => { if (shared) showShared(shared); });
+  onLanguage(() => { if (shared) showShared(shared); });
   window.addEventListener('hashchange', () => openFromAddress());
   updateRawOption();
   registerServiceWorker();
@@ -58,17 +55,15 @@ export function resetShare() {
   $('#share-error').hidden = true;
 }
 
-function t(key, params) {
-  return hooks.t(key, params);
-}
-
 function updateRawOption() {
+  // The raw input travels only below the core's limit, which its encoder enforces too.
+  const max = coreConstants().share_raw_max_bytes;
   const total = inputs.reduce((sum, f) => sum + f.size + f.name.length, 0);
   const box = $('#share-raw');
-  const allowed = inputs.length > 0 && total <= RAW_MAX_BYTES;
+  const allowed = inputs.length > 0 && total <= max;
   box.disabled = !allowed;
   if (!allowed) box.checked = false;
-  box.parentElement.title = allowed ? '' : t('ui.share.raw-unavailable', { kb: RAW_MAX_BYTES / 1024 });
+  box.parentElement.title = allowed ? '' : t('ui.share.raw-unavailable', { kb: max / 1024 });
 }
 
 // ---- making a link
@@ -82,7 +77,7 @@ async function makeLink() {
     for (const f of inputs) list.push({ name: f.name, text: await f.text() });
     raw = JSON.stringify(list);
   }
-  const made = JSON.parse(hooks.core.share_encode(JSON.stringify(current), raw, BUDGET_BYTES));
+  const made = JSON.parse(hooks.core.share_encode(JSON.stringify(current), raw, coreConstants().share_budget_bytes));
   if (!made.ok) {
     note.replaceChildren(t('ui.share.failed', { error: errorText(made) }));
     return;

@@ -8,6 +8,7 @@
 import { getCore } from './core.js';
 import { navigate, fmtTime } from './chart-nav.js';
 import { fmtNum } from './dom.js';
+import { t } from './i18n.js';
 
 const MAX_CPU_LINES = 8;
 const MAX_LINES = 8;
@@ -45,7 +46,7 @@ function biggest(lines, n = MAX_LINES) {
  * The chart spec (crate/src/chart/mod.rs) for a report; `null` when it has no series. `shifts`
  * maps an input name to seconds added to its times (inputs recorded without a shared clock).
  */
-export function telemetrySpec(report, t, shifts = new Map()) {
+export function telemetrySpec(report, shifts = new Map()) {
   const series = (report.series ?? []).map((s) => {
     const d = shifts.get(s.input) ?? 0;
     return d ? { ...s, points: s.points.map(([x, v]) => [x + d, v]) } : s;
@@ -71,7 +72,7 @@ export function telemetrySpec(report, t, shifts = new Map()) {
   const tokens = of('tokens-per-second').map((s) => ({ label: label(s), points: s.points }));
   if (tokens.length) panels.push({ key: 'tokens', lines: tokens });
   const battery = [...of('battery-level').map((s) => ({ label: '%', points: s.points })),
-    ...of('charging').map((s) => ({ label: t('ui.telemetry.panel.battery').includes('插电') ? '插电' : 'plugged', points: s.points.map(([x, v]) => [x, v * 100]) }))];
+    ...of('charging').map((s) => ({ label: t('ui.telemetry.line.plugged'), points: s.points.map(([x, v]) => [x, v * 100]) }))];
   if (battery.length) panels.push({ key: 'battery', lines: battery });
   if (!panels.length) return null;
   const shades = [];
@@ -90,26 +91,26 @@ export function telemetrySpec(report, t, shifts = new Map()) {
   };
 }
 
-/** The readout at time `t`: each panel's lines with a value there, and the ranges covering t. */
-function readoutText(chart, spec, t, tr) {
-  const values = JSON.parse(chart.values_at(t));
+/** The readout at time `at`: each panel's lines with a value there, and the ranges covering it. */
+function readoutText(chart, spec, at) {
+  const values = JSON.parse(chart.values_at(at));
   const parts = [];
   spec.panels.forEach((p, i) => {
     const here = p.lines.map((l, k) => [l.label, values[i]?.[k]]).filter(([, v]) => v != null);
     if (here.length) parts.push(`${p.title}: ${here.map(([l, v]) => `${l} ${fmtNum(v)}`).join(', ')}`);
   });
-  const shades = spec.shades.filter((s) => s.t0 <= t && t <= s.t1).map((s) => s.label);
+  const shades = spec.shades.filter((s) => s.t0 <= at && at <= s.t1).map((s) => s.label);
   if (shades.length) parts.push([...new Set(shades)].join(', '));
-  const time = tr('ui.chart.readout.time', { t: fmtTime(t) });
+  const time = t('ui.chart.readout.time', { t: fmtTime(at) });
   // Panels apart with a bar: line labels carry ' · input'.
-  return parts.length ? `${time} | ${parts.join(' | ')}` : `${time} | ${tr('ui.chart.readout.none')}`;
+  return parts.length ? `${time} | ${parts.join(' | ')}` : `${time} | ${t('ui.chart.readout.none')}`;
 }
 
 /**
  * Mounts a chart on `canvas`, its readout in `out`. Returns { view, setView(x0, x1), reset(),
  * redraw(), onView(fn), toPng(name), destroy() }; views can be linked with onView + setView.
  */
-export function createChart(canvas, spec, { cssHeight, out, t: tr = (k) => k } = {}) {
+export function createChart(canvas, spec, { cssHeight, out } = {}) {
   const core = getCore();
   const chart = new core.Chart(JSON.stringify(spec));
   const stats = (window.__tokscopeChartStats ??= { draws: 0, lastMs: 0, maxMs: 0, samples: [] });
@@ -144,7 +145,7 @@ export function createChart(canvas, spec, { cssHeight, out, t: tr = (k) => k } =
     return [left * k, right * k];
   }
   const nav = navigate(canvas, {
-    extent: chart.extent(), draw, plotX, out, readout: (t) => readoutText(chart, spec, t, tr),
+    extent: chart.extent(), draw, plotX, out, readout: (at) => readoutText(chart, spec, at),
   });
   const onResize = () => { dpr = size(); nav.redraw(); };
   window.addEventListener('resize', onResize);
@@ -176,7 +177,7 @@ let current = null;
 const shifts = new Map();
 
 /** One number field per input with series: shifts that input on the time axis. */
-function renderShifts(section, report, t) {
+function renderShifts(section, report) {
   const box = section.querySelector('.shift-box');
   box.replaceChildren();
   const inputs = [...new Set((report.series ?? []).map((s) => s.input))];
@@ -199,7 +200,7 @@ function renderShifts(section, report, t) {
     field.addEventListener('change', () => {
       const v = Number(field.value);
       shifts.set(name, Number.isFinite(v) ? v : 0);
-      drawSpec(section, report, t);
+      drawSpec(section, report);
     });
     const label = document.createElement('label');
     label.append(`${t('ui.telemetry.shift')} ${name} `, field);
@@ -207,12 +208,12 @@ function renderShifts(section, report, t) {
   }
 }
 
-function drawSpec(section, report, t) {
+function drawSpec(section, report) {
   current?.destroy();
   current = null;
   const box = section.querySelector('.chart-box');
   box.replaceChildren();
-  const spec = telemetrySpec(report, t, shifts);
+  const spec = telemetrySpec(report, shifts);
   section.hidden = !spec;
   if (!spec) return;
   const canvas = document.createElement('canvas');
@@ -225,7 +226,7 @@ function drawSpec(section, report, t) {
   out.id = 'telemetry-readout';
   box.append(canvas, out);
   try {
-    current = createChart(canvas, spec, { out, t });
+    current = createChart(canvas, spec, { out });
   } catch (err) {
     const p = document.createElement('p');
     p.className = 'problem error';
@@ -238,13 +239,13 @@ function drawSpec(section, report, t) {
 }
 
 /** Renders (or clears) the telemetry section of the page for `report`. */
-export function renderTelemetry(report, t) {
+export function renderTelemetry(report) {
   const section = document.querySelector('#telemetry');
   if (!section) return;
   const names = new Set((report.series ?? []).map((s) => s.input));
   for (const k of [...shifts.keys()]) if (!names.has(k)) shifts.delete(k);
-  renderShifts(section, report, t);
-  drawSpec(section, report, t);
+  renderShifts(section, report);
+  drawSpec(section, report);
 }
 
 /** The mounted telemetry chart, for tests and linked views. */

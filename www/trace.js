@@ -4,6 +4,7 @@
 // timeline and the strip of one trace share a view, zoomed and panned as chart-nav.js does, with
 // a readout of the cluster of each thread and the clock of each CPU. File strings are text.
 import { el } from './dom.js';
+import { t } from './i18n.js';
 import { getCore } from './core.js';
 import { navigate, fmtTime } from './chart-nav.js';
 
@@ -26,7 +27,7 @@ function specOf(topology) {
   return parts.map((r) => `${r.start === r.end ? r.start : `${r.start}-${r.end}`}:${r.key}`).join(',');
 }
 
-function topologyBox(sched, t, apply) {
+function topologyBox(sched, apply) {
   const topo = sched.topology;
   const box = el('div', { class: 'sched-topology' });
   box.append(el('h3', {}, t('ui.sched.topology')));
@@ -70,20 +71,20 @@ function canvas(id, width, height, label) {
 const CLUSTER = { L: 'little', M: 'mid', B: 'big', U: 'unknown' };
 
 /** The readout of one trace at time t: each lane's cluster, each CPU's clock. */
-function traceReadout(chart, t, tr) {
-  const r = JSON.parse(chart.readout(t));
-  const lanes = r.lanes.filter(([, c]) => CLUSTER[c]).map(([name, c]) => `${name}: ${tr(`ui.sched.col.${CLUSTER[c]}`)}`);
+function traceReadout(chart, at) {
+  const r = JSON.parse(chart.readout(at));
+  const lanes = r.lanes.filter(([, c]) => CLUSTER[c]).map(([name, c]) => `${name}: ${t(`ui.sched.col.${CLUSTER[c]}`)}`);
   const cpus = r.cpus.filter(([, mhz]) => mhz != null).map(([cpu, mhz]) => `cpu${cpu} ${Math.round(mhz)} MHz`);
   const parts = [...lanes, ...cpus];
-  const time = tr('ui.chart.readout.time', { t: fmtTime(t) });
-  return `${time} | ${parts.length ? parts.join(' | ') : tr('ui.chart.readout.none')}`;
+  const time = t('ui.chart.readout.time', { t: fmtTime(at) });
+  return `${time} | ${parts.length ? parts.join(' | ') : t('ui.chart.readout.none')}`;
 }
 
 /**
  * The timeline (and the frequency strip) of one trace: one TraceChart in the core, one view for
  * both canvases; each canvas navigates and reads out, and moving one moves the other.
  */
-function mountTrace(section, trace, i, width, t) {
+function mountTrace(section, trace, i, width) {
   let chart;
   try {
     chart = new (getCore().TraceChart)(JSON.stringify(trace));
@@ -107,7 +108,7 @@ function mountTrace(section, trace, i, width, t) {
   const paint = (fn, id) => (v) => {
     try { chart[fn](id, width, v.x0, v.x1); } catch (err) { console.error(fn, err); }
   };
-  const readout = (x) => traceReadout(chart, x, t);
+  const readout = (x) => traceReadout(chart, x);
   if (trace.timeline.lanes.length) {
     const id = `sched-timeline-${i}`;
     const c = canvas(id, width, chart.timeline_height(), title);
@@ -124,7 +125,7 @@ function mountTrace(section, trace, i, width, t) {
   return chart;
 }
 
-function residencyTable(trace, t) {
+function residencyTable(trace) {
   const unit = t(`ui.sched.unit.${trace.unit}`);
   const head = el('tr', {}, ...['ui.sched.col.thread', 'ui.sched.col.little', 'ui.sched.col.mid', 'ui.sched.col.big',
     'ui.sched.col.unknown', 'ui.sched.col.cpus'].map((k) => el('th', {}, t(k))),
@@ -155,14 +156,14 @@ const charts = [];
  * Renders the report's `sched` section into #sched. `apply({topology, threads})` sends the user's choice to the live
  * analysis and re-renders (absent for a report loaded without its inputs).
  */
-export function renderSched(sched, { t, apply }) {
+export function renderSched(sched, { apply }) {
   const box = document.querySelector('#sched');
   if (!box) return;
   for (const c of charts.splice(0)) c?.free();
   box.replaceChildren();
   box.hidden = !sched;
   if (!sched) return;
-  box.append(el('h2', {}, t('ui.sched.title')), topologyBox(sched, t, apply));
+  box.append(el('h2', {}, t('ui.sched.title')), topologyBox(sched, apply));
   if (sched.traces.length) box.append(el('p', { class: 'hint' }, t('ui.chart.keys')));
   // The page's width, so a phone gets legible labels rather than a shrunken wide canvas.
   const width = Math.max(320, Math.min(1100, (box.clientWidth || 900) - 8));
@@ -175,9 +176,9 @@ export function renderSched(sched, { t, apply }) {
     const hasCpu = trace.threads.some((r) => r.unknown < 1);
     if (!hasCpu && trace.threads.length) section.append(el('p', { class: 'problem info' }, t('ui.sched.no-cpu')));
     box.append(section);
-    charts.push(mountTrace(section, trace, i, width, t));
+    charts.push(mountTrace(section, trace, i, width));
     if (trace.threads.length) {
-      section.append(el('h4', {}, t('ui.sched.residency')), el('div', { class: 'table-scroll' }, residencyTable(trace, t)));
+      section.append(el('h4', {}, t('ui.sched.residency')), el('div', { class: 'table-scroll' }, residencyTable(trace)));
     }
   });
 }

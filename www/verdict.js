@@ -3,6 +3,7 @@
 // under the cause it belongs to.
 import { el, fmtNum } from './dom.js';
 import { findingCard } from './findings.js';
+import { t } from './i18n.js';
 
 
 function fmtFactor(x) {
@@ -10,12 +11,12 @@ function fmtFactor(x) {
   return x >= 10 && s.endsWith('.0') ? s.slice(0, -2) : s;
 }
 
-function impactText(c, t) {
+function impactText(c) {
   return c.impact.factor != null ? `${t('ui.verdict.impact')} ~${fmtFactor(c.impact.factor)}×` : t('ui.verdict.impact.unsized');
 }
 
 /** Renders the verdict of `report` into `box`; hides it for reports without one (old links). */
-export function renderVerdict(box, report, t) {
+export function renderVerdict(box, report) {
   box.replaceChildren();
   const v = report?.verdict;
   box.hidden = !v;
@@ -44,7 +45,7 @@ export function renderVerdict(box, report, t) {
       const link = el('a', { href: `#cause-${c.id}` }, c.title);
       ol.append(el('li', { 'data-cause': c.id, 'data-severity': c.severity },
         el('span', { class: 'severity' }, t(`severity.${c.severity}`)), link,
-        el('span', { class: 'impact' }, ` — ${impactText(c, t)}`),
+        el('span', { class: 'impact' }, ` — ${impactText(c)}`),
         el('div', { class: 'basis' }, c.impact.basis)));
     }
     box.append(ol);
@@ -61,14 +62,14 @@ export function renderVerdict(box, report, t) {
  * them); a card no cause claims (the compare headline) comes first. Only the first card of the
  * first cause opens its details.
  */
-export function renderFindingGroups(box, report, t) {
+export function renderFindingGroups(box, report) {
   box.replaceChildren();
   const findings = report.findings;
   const causes = report.verdict?.causes ?? [];
   const claimed = new Set(causes.flatMap((c) => c.finding_indexes ?? []));
   let first = true;
   const card = (f) => {
-    const node = findingCard(f, t, first);
+    const node = findingCard(f, first);
     first = false;
     return node;
   };
@@ -76,7 +77,7 @@ export function renderFindingGroups(box, report, t) {
   for (const c of causes) {
     const section = el('section', { class: 'cause', id: `cause-${c.id}`, 'data-cause': c.id, 'data-severity': c.severity },
       el('h3', { class: 'cause-title' }, el('span', { class: 'severity' }, t(`severity.${c.severity}`)), c.title,
-        el('span', { class: 'impact' }, ` — ${impactText(c, t)}`)),
+        el('span', { class: 'impact' }, ` — ${impactText(c)}`)),
       el('p', { class: 'basis' }, c.impact.basis));
     for (const i of c.finding_indexes ?? []) if (findings[i]) section.append(card(findings[i]));
     box.append(section);

@@ -98,6 +98,22 @@ pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
 
+/// The core's numbers that the page works with, as JSON (read once by `www/core.js`), so the page
+/// holds no copy: the share link's budget and raw-input limit, the probe's timing windows (the
+/// same as `tokscope bench`'s) and the decode ceiling's context length.
+#[wasm_bindgen]
+pub fn page_constants() -> String {
+    use crate::kernel::{ceiling, work};
+    serde_json::json!({
+        "share_budget_bytes": crate::share::BUDGET_BYTES,
+        "share_raw_max_bytes": crate::share::RAW_MAX_BYTES,
+        "probe_windows": work::WINDOWS,
+        "probe_window_ms": work::WINDOW_S * 1000.0,
+        "ceiling_context": ceiling::DEFAULT_CONTEXT,
+    })
+    .to_string()
+}
+
 /// A share link for a report (see `share::encode_json`): the report JSON, the raw input as
 /// `[{"name","text"}]` JSON or "", and the byte budget (0: only the hard limit).
 #[wasm_bindgen]

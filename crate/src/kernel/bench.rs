@@ -8,14 +8,11 @@
 //! add up to the aggregate.
 
 use super::q4::Path;
-use super::work::Worker;
+use super::work::{Worker, WINDOWS, WINDOW_S};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Barrier};
 use std::time::Instant;
-
-pub const WINDOWS: usize = 5;
-pub const WINDOW_S: f64 = 0.020;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Work {

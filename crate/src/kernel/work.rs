@@ -9,6 +9,10 @@ use super::read::read_sum;
 pub const CALL_BYTES: usize = 1 << 20;
 /// Columns of the probe's matrix: a 4096-wide layer, as in a 7B model.
 pub const COLS: usize = 4096;
+/// Windows per job, and the least time of one window: the page's probe (its defaults and
+/// minimums) and `tokscope bench` time alike, so their figures can be set side by side.
+pub const WINDOWS: usize = 5;
+pub const WINDOW_S: f64 = 0.020;
 
 /// One thread's buffer and cursor: the unit both the CLI and the tests drive.
 pub struct Worker {
