@@ -103,13 +103,13 @@ pub fn version() -> String {
 /// same as `tokscope bench`'s) and the decode ceiling's context length.
 #[wasm_bindgen]
 pub fn page_constants() -> String {
-    use crate::kernel::{ceiling, work};
+    use crate::kernel::{ceiling_table, work};
     serde_json::json!({
         "share_budget_bytes": crate::share::BUDGET_BYTES,
         "share_raw_max_bytes": crate::share::RAW_MAX_BYTES,
         "probe_windows": work::WINDOWS,
         "probe_window_ms": work::WINDOW_S * 1000.0,
-        "ceiling_context": ceiling::DEFAULT_CONTEXT,
+        "ceiling_context": ceiling_table::DEFAULT_CONTEXT,
     })
     .to_string()
 }
@@ -196,15 +196,6 @@ pub fn kernel_paths() -> String {
 pub fn ceiling_table_json(bandwidth_gbps: f64, context: u32) -> String {
     let t = crate::kernel::ceiling_table::table(bandwidth_gbps, context);
     serde_json::to_string(&t).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
-}
-
-/// Runs the kernel self-check of this build (every path against the definition, bit for bit);
-/// returns how many (case, path) pairs agreed, or throws the first disagreement.
-#[wasm_bindgen]
-pub fn kernel_self_check() -> Result<u32, JsError> {
-    crate::kernel::q4::cases::check_paths()
-        .map(|n| n as u32)
-        .map_err(|e| JsError::new(&e))
 }
 
 /// A chart (the spec of `crate::chart`, as JSON) that the page redraws on each zoom or pan

@@ -82,13 +82,13 @@ fn json(s: &str) -> serde_json::Value {
 /// What the page reads instead of keeping copies (`www/core.js` coreConstants).
 #[wasm_bindgen_test]
 fn page_constants_are_the_cores() {
-    use tokscope::kernel::{ceiling, work};
+    use tokscope::kernel;
     let c = json(&tokscope::wasm::page_constants());
     assert_eq!(c["share_budget_bytes"], tokscope::share::BUDGET_BYTES);
     assert_eq!(c["share_raw_max_bytes"], tokscope::share::RAW_MAX_BYTES);
-    assert_eq!(c["probe_windows"], work::WINDOWS);
-    assert_eq!(c["probe_window_ms"], work::WINDOW_S * 1000.0);
-    assert_eq!(c["ceiling_context"], ceiling::DEFAULT_CONTEXT);
+    assert_eq!(c["probe_windows"], kernel::WINDOWS);
+    assert_eq!(c["probe_window_ms"], kernel::WINDOW_S * 1000.0);
+    assert_eq!(c["ceiling_context"], kernel::DEFAULT_CONTEXT);
 }
 
 #[wasm_bindgen_test]

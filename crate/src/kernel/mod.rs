@@ -35,6 +35,11 @@ pub mod q4;
 mod read;
 pub(crate) mod work;
 
+#[cfg(target_arch = "wasm32")]
+pub use ceiling_table::DEFAULT_CONTEXT;
+/// What the page's probe and its ceiling table take from the core (`wasm::page_constants`).
+pub use work::{WINDOWS, WINDOW_S};
+
 /// A small deterministic generator for benchmark and test data (xorshift64*): the content of the
 /// buffers does not matter for timing, but it must be reproducible and not compressible to zero
 /// pages.
