@@ -12,7 +12,7 @@ import { ROOT, DIST, serve, launch, openPage } from './harness.mjs';
 const DEMO = join(ROOT, 'samples/demo/device-b-llama-android.logcat.txt');
 const ZH_LOG = join(ROOT, 'samples/logs/compat-build-zh.logcat.txt');
 const TFLITE = join(ROOT, 'samples/logs/tflite-gpu-delegate.studio.txt');
-const GOLDEN_DEMO = join(ROOT, 'samples/expected/demo__device-b-llama-android.logcat.txt.json');
+const GOLDEN_DEMO = join(ROOT, 'samples/expected/demo__device-b-llama-android.logcat.txt.report.json');
 
 /** The first sample of each trace / telemetry folder that exists (other areas add them). */
 async function otherKinds() {

@@ -15,6 +15,7 @@ use crate::ingest::decode::TextEncoding;
 use crate::ingest::frameworks::runs::MAX_RUNS_PER_INPUT;
 use crate::sniff::{Framework, InputKind};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Version of the report schema; bumped on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -191,6 +192,47 @@ pub struct FindingReport {
     /// The inputs this card is about: one card stands for every input a finding id was seen in.
     #[serde(default)]
     pub inputs: Vec<String>,
+    /// The values the texts were rendered from, by name, as the rule gave them (`@key` names a
+    /// catalogue phrase): what a program reads instead of the prose. On a card merged from
+    /// inputs whose values differ, only the values they all share; `per_input` has the rest.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: Params,
+    /// A merged card whose inputs' values differ: each set of values and the inputs that gave it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub per_input: Vec<InputParams>,
+}
+
+/// A finding's or phrase's parameters by name, sorted so the JSON is stable.
+pub type Params = BTreeMap<String, String>;
+
+fn params_of(params: &[(&'static str, String)]) -> Params {
+    params
+        .iter()
+        .map(|(k, v)| ((*k).to_string(), v.clone()))
+        .collect()
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InputParams {
+    pub inputs: Vec<String>,
+    pub params: Params,
+}
+
+/// A catalogue text by key, with its parameters: `quote` rendered, as data.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PhraseReport {
+    pub key: String,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: Params,
+}
+
+impl From<&crate::diagnose::Phrase> for PhraseReport {
+    fn from(p: &crate::diagnose::Phrase) -> Self {
+        PhraseReport {
+            key: p.key.to_string(),
+            params: params_of(&p.params),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -206,6 +248,9 @@ pub struct EvidenceReport {
     pub t_end_s: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quote: Option<String>,
+    /// When `quote` is tokscope's own words: the catalogue phrase it was rendered from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phrase: Option<PhraseReport>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -264,6 +309,10 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
                             Quote::Input(text) => text.clone(),
                             Quote::Phrase(p) => verdict::phrase(lang, p),
                         }),
+                        phrase: match &e.quote {
+                            Some(Quote::Phrase(p)) => Some(p.into()),
+                            _ => None,
+                        },
                     })
                     .collect(),
                 lines: f
@@ -278,6 +327,8 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
                 explain: t("explain"),
                 fix: t("fix"),
                 inputs: Vec::new(),
+                params: params_of(&f.params),
+                per_input: Vec::new(),
             };
             card.inputs = merge::inputs_of(&card);
             card
