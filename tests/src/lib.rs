@@ -101,7 +101,7 @@ pub fn assert_chunk_size_invariant(path: &Path, chunk: usize) {
         whole == pieces,
         "{} in pieces of {chunk} bytes:\n{}",
         path.display(),
-        diff(&whole, &pieces)
+        diff(("whole", &whole), ("in pieces", &pieces))
     );
 }
 
@@ -113,13 +113,13 @@ pub fn pretty(value: &serde_json::Value) -> String {
 /// Most lines of one diff: enough to read a change, short enough to see the next one.
 const DIFF_LINES: usize = 80;
 
-/// A unified line diff of `expected` against `actual`, three lines of context, cut after
-/// [`DIFF_LINES`] lines with a count of what was left out.
-pub fn diff(expected: &str, actual: &str) -> String {
-    let text = similar::TextDiff::from_lines(expected, actual)
+/// A unified line diff from `old` to `new` (each a label and a text), three lines of context,
+/// cut after [`DIFF_LINES`] lines with a count of what was left out.
+pub fn diff(old: (&str, &str), new: (&str, &str)) -> String {
+    let text = similar::TextDiff::from_lines(old.1, new.1)
         .unified_diff()
         .context_radius(3)
-        .header("expected", "actual")
+        .header(old.0, new.0)
         .to_string();
     let lines: Vec<&str> = text.lines().collect();
     if lines.len() <= DIFF_LINES {
@@ -153,4 +153,23 @@ pub fn find_finding<'a>(r: &'a serde_json::Value, id: &str) -> Option<&'a serde_
 /// The first finding with `id`; panics naming the ids there are when there is none.
 pub fn finding<'a>(r: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
     find_finding(r, id).unwrap_or_else(|| panic!("no {id} in {:?}", ids(r)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::diff;
+
+    #[test]
+    fn a_diff_shows_the_change_in_context_and_stops_at_its_cap() {
+        let d = diff(("golden", "a\nb\nc\nd\n"), ("now", "a\nb\nX\nd\n"));
+        assert_eq!(
+            d,
+            "--- golden\n+++ now\n@@ -1,4 +1,4 @@\n a\n b\n-c\n+X\n d\n"
+        );
+        let old: String = (0..500).map(|i| format!("{i}\n")).collect();
+        let new: String = (0..500).map(|i| format!("{}\n", i * 2)).collect();
+        let d = diff(("golden", &old), ("now", &new));
+        assert_eq!(d.lines().count(), super::DIFF_LINES + 1, "{d}");
+        assert!(d.ends_with(" more diff lines\n"), "{d}");
+    }
 }

@@ -19,10 +19,6 @@ use tokscope_tests::{
 /// one golden for the set: the comparison exists only across inputs.
 const SETS: &[&str] = &["compare", "compare-mixed", "usb-stall", "usb-stall-apart"];
 
-/// The one whole report kept, prose and version included: the page's JSON export must be the
-/// CLI's (`tests/e2e/share.test.mjs` compares the two), and only a whole report shows that.
-const PAGE_EXPORT: &str = "demo/device-b-llama-android.logcat.txt";
-
 /// Sizes of the pieces a sample is also fed in, each for files up to the given size: one byte
 /// splits every line, seven most fields, and 4 KiB and 64 KiB are what a reader gives.
 const CHUNKS: &[(usize, u64)] = &[
@@ -49,13 +45,6 @@ fn set_path(folder: &str) -> PathBuf {
     root()
         .join("samples/expected")
         .join(format!("set__{folder}.facts.json"))
-}
-
-fn page_export_path() -> PathBuf {
-    let (folder, file) = PAGE_EXPORT.split_once('/').expect("folder/file");
-    root()
-        .join("samples/expected")
-        .join(format!("{folder}__{file}.report.json"))
 }
 
 /// Every golden case: its name, the files read together, and where its facts are kept.
@@ -90,7 +79,7 @@ fn check(name: &str, path: &Path, actual: &str) -> Option<String> {
         format!(
             "{name}: {} differs (UPDATE_GOLDEN=1 to regenerate, then review):\n{}",
             path.display(),
-            diff(&expected, actual)
+            diff(("golden", &expected), ("now", actual))
         )
     })
 }
@@ -130,7 +119,7 @@ fn the_chinese_report_has_the_same_facts() {
         .filter_map(|(name, files, _)| {
             let en = pretty(&facts(&report_in_pieces(files, None, Lang::En)));
             let zh = pretty(&facts(&report_in_pieces(files, None, Lang::Zh)));
-            (en != zh).then(|| format!("{name}: en (-) against zh (+):\n{}", diff(&en, &zh)))
+            (en != zh).then(|| format!("{name}:\n{}", diff(("en", &en), ("zh", &zh))))
         })
         .collect();
     assert_none("the zh reports differ from en in their facts", &mismatches);
@@ -153,8 +142,8 @@ fn every_sample_reads_the_same_in_pieces() {
             let pieces = pretty(&report_in_pieces(&files, Some(chunk), Lang::En));
             if pieces != whole {
                 mismatches.push(format!(
-                    "{name} in pieces of {chunk} bytes: whole (-) against pieces (+):\n{}",
-                    diff(&whole, &pieces)
+                    "{name} in pieces of {chunk} bytes:\n{}",
+                    diff(("whole", &whole), ("in pieces", &pieces))
                 ));
             }
             runs += 1;
@@ -164,20 +153,10 @@ fn every_sample_reads_the_same_in_pieces() {
     assert_none("the samples read differently in pieces", &mismatches);
 }
 
-/// The whole English report of the demo, which the page's JSON export is compared with.
-#[test]
-fn the_demo_report_matches_the_page_export_golden() {
-    let sample = root().join("samples").join(PAGE_EXPORT);
-    let actual = pretty(&report_in_pieces(&[sample], None, Lang::En));
-    let mismatch = check(PAGE_EXPORT, &page_export_path(), &actual);
-    assert_none("the page export golden differs", mismatch.as_slice());
-}
-
 #[test]
 fn no_golden_file_is_orphaned() {
-    let mut known: std::collections::HashSet<PathBuf> =
+    let known: std::collections::HashSet<PathBuf> =
         cases().into_iter().map(|(_, _, golden)| golden).collect();
-    known.insert(page_export_path());
     for golden in samples("expected") {
         assert!(
             known.contains(&golden),
