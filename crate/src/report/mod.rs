@@ -15,7 +15,6 @@ use crate::ingest::decode::TextEncoding;
 use crate::ingest::frameworks::runs::MAX_RUNS_PER_INPUT;
 use crate::sniff::{Framework, InputKind};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Version of the report schema; bumped on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -195,34 +194,72 @@ pub struct FindingReport {
     /// The values the texts were rendered from, by name, as the rule gave them (`@key` names a
     /// catalogue phrase): what a program reads instead of the prose. On a card merged from
     /// inputs whose values differ, only the values they all share; `per_input` has the rest.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(skip_deserializing, skip_serializing_if = "Params::is_empty")]
     pub params: Params,
     /// A merged card whose inputs' values differ: each set of values and the inputs that gave it.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
     pub per_input: Vec<InputParams>,
 }
 
-/// A finding's or phrase's parameters by name, sorted so the JSON is stable.
-pub type Params = BTreeMap<String, String>;
+/// A finding's or phrase's parameters, sorted by name so the JSON is stable, written as an
+/// object of strings. (A sorted list, not a map type: the wasm carries less code.)
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Params(Vec<(String, String)>);
 
-fn params_of(params: &[(&'static str, String)]) -> Params {
-    params
-        .iter()
-        .map(|(k, v)| ((*k).to_string(), v.clone()))
-        .collect()
+impl Params {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+impl<K: Into<String>, V: Into<String>> FromIterator<(K, V)> for Params {
+    /// A name given twice keeps its last value.
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(items: I) -> Self {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for (k, v) in items {
+            let (k, v) = (k.into(), v.into());
+            match out.iter_mut().find(|(n, _)| *n == k) {
+                Some(slot) => slot.1 = v,
+                None => out.push((k, v)),
+            }
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        Params(out)
+    }
+}
+
+impl Serialize for Params {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.iter())
+    }
+}
+
+fn params_of(params: &[(&'static str, String)]) -> Params {
+    params.iter().map(|(k, v)| (*k, v.as_str())).collect()
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct InputParams {
     pub inputs: Vec<String>,
     pub params: Params,
 }
 
 /// A catalogue text by key, with its parameters: `quote` rendered, as data.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PhraseReport {
     pub key: String,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(skip_serializing_if = "Params::is_empty")]
     pub params: Params,
 }
 
@@ -249,7 +286,7 @@ pub struct EvidenceReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quote: Option<String>,
     /// When `quote` is tokscope's own words: the catalogue phrase it was rendered from.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub phrase: Option<PhraseReport>,
 }
 

@@ -23,9 +23,9 @@ pub struct VerdictReport {
     #[serde(default)]
     pub next: Vec<String>,
     /// The phrases `headline` and `next` were rendered from, as data.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
     pub headline_phrases: Vec<PhraseReport>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
     pub next_phrases: Vec<PhraseReport>,
 }
 
@@ -64,7 +64,7 @@ pub struct Impact {
     /// How the factor was estimated, or what would size it.
     pub basis: String,
     /// The phrase `basis` was rendered from, as data.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub basis_phrase: Option<PhraseReport>,
 }
 
