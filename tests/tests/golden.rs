@@ -78,7 +78,7 @@ fn check(name: &str, path: &Path, actual: &str) -> Option<String> {
     (expected != actual).then(|| {
         format!(
             "{name}: {} differs (UPDATE_GOLDEN=1 to regenerate, then review):\n{}",
-            path.display(),
+            path.strip_prefix(root()).unwrap_or(path).display(),
             diff(("golden", &expected), ("now", actual))
         )
     })
