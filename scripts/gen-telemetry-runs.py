@@ -231,7 +231,7 @@ def undetermined_run():
         t = i * 2
         f = 3532.8 if t < 600 else 1958.4
         rows.append(f"{t},{f * 1000:.0f},{f * 1000:.0f},{29.0 + rnd.gauss(0, 0.2):.1f},{95 + rnd.randint(0, 4)},{13.0 * f / 3532.8 + rnd.gauss(0, 0.2):.2f}")
-    write("undetermined-cap.csv", "time,cpu6 freq [kHz],cpu7 freq [kHz],skin temp [°C],cpu load [%],tok/s", rows)
+    write("cool-cap.csv", "time,cpu6 freq [kHz],cpu7 freq [kHz],skin temp [°C],cpu load [%],tok/s", rows)
 
 
 if __name__ == "__main__":

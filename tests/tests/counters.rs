@@ -3,7 +3,7 @@
 //! the threads, migrations and clock findings fire only where the evidence carries them.
 
 use tokscope::{Lang, Session};
-use tokscope_tests::{assert_chunk_size_invariant, report_of, report_of_set, root};
+use tokscope_tests::{assert_chunk_size_invariant, finding, ids, report_of, report_of_set, root};
 
 fn path(name: &str) -> std::path::PathBuf {
     root().join("samples/system").join(name)
@@ -11,24 +11,6 @@ fn path(name: &str) -> std::path::PathBuf {
 
 fn system(name: &str, lang: Lang) -> serde_json::Value {
     report_of(&path(name), lang)
-}
-
-fn ids(r: &serde_json::Value) -> Vec<String> {
-    r["findings"]
-        .as_array()
-        .expect("findings")
-        .iter()
-        .map(|f| f["id"].as_str().unwrap_or_default().to_string())
-        .collect()
-}
-
-fn finding<'a>(r: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
-    r["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["id"] == id)
-        .unwrap_or_else(|| panic!("no {id} in {:?}", ids(r)))
 }
 
 fn summary<'a>(r: &'a serde_json::Value, id: &str) -> &'a str {

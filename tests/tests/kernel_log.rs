@@ -5,13 +5,7 @@ use tokscope::Lang;
 use tokscope_tests::{report_of, root, samples};
 
 fn ids(path: &std::path::Path) -> Vec<String> {
-    let r = report_of(path, Lang::En);
-    r["findings"]
-        .as_array()
-        .expect("findings")
-        .iter()
-        .map(|f| f["id"].as_str().unwrap_or_default().to_string())
-        .collect()
+    tokscope_tests::ids(&report_of(path, Lang::En))
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 use tokscope::{Lang, Session};
-use tokscope_tests::root;
+use tokscope_tests::{ids, root};
 
 fn pair() -> Value {
     let mut s = Session::new();
@@ -13,15 +13,6 @@ fn pair() -> Value {
         s.add(name, &bytes);
     }
     serde_json::to_value(s.report(Lang::En)).expect("serializes")
-}
-
-fn ids(r: &Value) -> Vec<String> {
-    r["findings"]
-        .as_array()
-        .expect("findings")
-        .iter()
-        .map(|f| f["id"].as_str().unwrap_or_default().to_string())
-        .collect()
 }
 
 #[test]

@@ -3,20 +3,11 @@
 //! telemetry rotating-cap finding once did, through a catalogue key defined twice).
 
 use tokscope::Lang;
-use tokscope_tests::{report_of, root};
+use tokscope_tests::{report_of, root, sample_folders, samples};
 
-/// Every folder of samples, goldens or not.
+/// Every sample of every folder.
 fn all_samples() -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(root().join("samples")).expect("samples/") {
-        let dir = entry.expect("entry").path();
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        // Goldens are outputs and fuzz finds are raw fuzzer bytes (replayed in inputs.rs).
-        if !dir.is_dir() || name == "expected" || name == "fuzz" {
-            continue;
-        }
-        out.extend(tokscope_tests::samples(&name));
-    }
+    let mut out: Vec<_> = sample_folders().iter().flat_map(|f| samples(f)).collect();
     out.sort();
     out
 }

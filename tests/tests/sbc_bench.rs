@@ -3,28 +3,10 @@
 
 use std::path::PathBuf;
 use tokscope::Lang;
-use tokscope_tests::{report_of, report_of_set, root};
+use tokscope_tests::{finding, ids, report_of, report_of_set, root};
 
 fn sample(path: &str) -> PathBuf {
     root().join("samples").join(path)
-}
-
-fn findings(report: &serde_json::Value) -> Vec<serde_json::Value> {
-    report["findings"].as_array().cloned().unwrap_or_default()
-}
-
-fn ids(report: &serde_json::Value) -> Vec<String> {
-    findings(report)
-        .iter()
-        .map(|f| f["id"].as_str().unwrap_or_default().to_string())
-        .collect()
-}
-
-fn find(report: &serde_json::Value, id: &str) -> serde_json::Value {
-    findings(report)
-        .into_iter()
-        .find(|f| f["id"] == id)
-        .unwrap_or_else(|| panic!("no {id} in {report}"))
 }
 
 fn summary(f: &serde_json::Value) -> String {
@@ -39,10 +21,10 @@ fn the_monitor_is_read_as_telemetry_and_its_throttling_found() {
     ] {
         let r = report_of(&sample(file), Lang::En);
         assert_eq!(r["inputs"][0]["kind"], "telemetry", "{file}");
-        let wall = find(&r, "thermal.wall");
+        let wall = finding(&r, "thermal.wall");
         // The A76 clusters (cpu4 and cpu6, same peak) make the domain that fell.
         assert!(
-            summary(&wall).starts_with("CPU 4,6 fell from 2400"),
+            summary(wall).starts_with("CPU 4,6 fell from 2400"),
             "{file}: {wall}"
         );
     }
@@ -67,7 +49,7 @@ fn a_pi5_supply_dip_is_under_voltage_from_the_rail() {
         &sample("telemetry/sbc-bench-m-rpi5-supply-dip.txt"),
         Lang::En,
     );
-    let uv = summary(&find(&r, "power.under-voltage"));
+    let uv = summary(finding(&r, "power.under-voltage"));
     // The supply rail, the real (firmware) clock, not cpufreq's claim.
     assert!(
         uv.starts_with("DC in sagged to 4.5") || uv.starts_with("DC in sagged to 4.6"),
@@ -110,9 +92,9 @@ fn set(folder: &str) -> serde_json::Value {
 #[test]
 fn usb_resets_that_line_up_with_the_stalls_are_tied_to_them() {
     let r = set("usb-stall");
-    let stall = find(&r, "power.periodic-stall");
+    let stall = finding(&r, "power.periodic-stall");
     assert!(
-        summary(&stall)
+        summary(stall)
             .contains("8 of the 8 stalls had a USB reset or error in the kernel log within ±5 s"),
         "{stall}"
     );
@@ -137,12 +119,12 @@ fn usb_resets_that_line_up_with_the_stalls_are_tied_to_them() {
 #[test]
 fn usb_resets_elsewhere_are_not_tied() {
     let r = set("usb-stall-apart");
-    let stall = summary(&find(&r, "power.periodic-stall"));
+    let stall = summary(finding(&r, "power.periodic-stall"));
     assert!(
         stall.contains("but only 0 of the 8 stalls had one within ±5 s: they do not explain"),
         "{stall}"
     );
-    find(&r, "power.usb-errors");
+    finding(&r, "power.usb-errors");
 }
 
 #[test]
@@ -154,7 +136,7 @@ fn unaligned_clocks_are_said_not_guessed() {
         ],
         Lang::En,
     );
-    let s = summary(&find(&uptime, "power.periodic-stall"));
+    let s = summary(finding(&uptime, "power.periodic-stall"));
     assert!(
         s.contains("cannot be put on the telemetry's clock; dmesg -T"),
         "{s}"
@@ -167,7 +149,7 @@ fn unaligned_clocks_are_said_not_guessed() {
         ],
         Lang::En,
     );
-    let s = summary(&find(&relative, "power.periodic-stall"));
+    let s = summary(finding(&relative, "power.periodic-stall"));
     assert!(
         s.contains("counts from its own start, not on a wall clock"),
         "{s}"
@@ -177,10 +159,10 @@ fn unaligned_clocks_are_said_not_guessed() {
 #[test]
 fn usb_resets_without_stall_data_are_still_shown() {
     let r = report_of(&sample("usb-stall/dmesg-T-usb-disk.txt"), Lang::En);
-    let f = find(&r, "power.usb-errors");
+    let f = finding(&r, "power.usb-errors");
     assert_eq!(f["count"], 8);
     // Stalls without any kernel log claim no tie.
     let stalls = report_of(&sample("telemetry-runs/periodic-stall.csv"), Lang::En);
-    let s = summary(&find(&stalls, "power.periodic-stall"));
+    let s = summary(finding(&stalls, "power.periodic-stall"));
     assert!(!s.contains("USB"), "{s}");
 }

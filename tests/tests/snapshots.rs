@@ -3,7 +3,7 @@
 //! log's model size gives `quant.weights-expanded`; healthy snapshots give no alarm.
 
 use tokscope::{Lang, Session};
-use tokscope_tests::root;
+use tokscope_tests::{find_finding as finding, ids, root};
 
 /// The report of several sample files analyzed together, as the page does.
 fn report(files: &[&str], lang: Lang) -> serde_json::Value {
@@ -13,23 +13,6 @@ fn report(files: &[&str], lang: Lang) -> serde_json::Value {
         s.add(f, &bytes);
     }
     serde_json::to_value(s.report(lang)).expect("report serializes")
-}
-
-fn finding<'a>(r: &'a serde_json::Value, id: &str) -> Option<&'a serde_json::Value> {
-    r["findings"]
-        .as_array()
-        .expect("findings")
-        .iter()
-        .find(|f| f["id"] == id)
-}
-
-fn ids(r: &serde_json::Value) -> Vec<String> {
-    r["findings"]
-        .as_array()
-        .expect("findings")
-        .iter()
-        .map(|f| f["id"].as_str().unwrap().to_string())
-        .collect()
 }
 
 const CPUINFO: &str = "traces/llama-little-cores.cpuinfo.txt";

@@ -3,28 +3,10 @@
 //! and lscpu beside a trace decides its clusters.
 
 use tokscope::{Lang, Session};
-use tokscope_tests::{assert_chunk_size_invariant, report_of, root};
+use tokscope_tests::{assert_chunk_size_invariant, finding, ids, report_of, root};
 
 fn system(name: &str) -> serde_json::Value {
     report_of(&root().join("samples/system").join(name), Lang::En)
-}
-
-fn ids(r: &serde_json::Value) -> Vec<String> {
-    r["findings"]
-        .as_array()
-        .expect("findings")
-        .iter()
-        .map(|f| f["id"].as_str().unwrap_or_default().to_string())
-        .collect()
-}
-
-fn finding<'a>(r: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
-    r["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["id"] == id)
-        .unwrap_or_else(|| panic!("no {id} in {:?}", ids(r)))
 }
 
 #[test]

@@ -7,22 +7,15 @@ use tokscope::Lang;
 use tokscope_tests::{report_of, root};
 
 fn ids(file: &str) -> Vec<String> {
-    let path = root().join("samples/telemetry-runs").join(file);
-    let report = report_of(&path, Lang::En);
-    report["findings"]
-        .as_array()
-        .expect("findings")
-        .iter()
-        .map(|f| f["id"].as_str().unwrap_or_default().to_string())
-        .collect()
+    tokscope_tests::ids(&report_of(
+        &root().join("samples/telemetry-runs").join(file),
+        Lang::En,
+    ))
 }
 
 fn finding(file: &str, id: &str) -> serde_json::Value {
     let report = report_of(&root().join("samples/telemetry-runs").join(file), Lang::En);
-    report["findings"]
-        .as_array()
-        .and_then(|fs| fs.iter().find(|f| f["id"] == id).cloned())
-        .unwrap_or_else(|| panic!("{file}: no {id} in {report}"))
+    tokscope_tests::finding(&report, id).clone()
 }
 
 /// (positive run, negative run, finding id)

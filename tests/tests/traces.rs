@@ -5,16 +5,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use tokscope::{Lang, Session};
-use tokscope_tests::{assert_chunk_size_invariant, report_of, root};
-
-fn ids(report: &serde_json::Value) -> Vec<String> {
-    report["findings"]
-        .as_array()
-        .expect("findings")
-        .iter()
-        .map(|f| f["id"].as_str().expect("id").to_string())
-        .collect()
-}
+use tokscope_tests::{assert_chunk_size_invariant, ids, report_of, root};
 
 fn sample(name: &str) -> serde_json::Value {
     report_of(&root().join("samples/traces").join(name), Lang::En)

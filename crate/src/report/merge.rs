@@ -3,7 +3,7 @@
 //! lines kept and, where the inputs' figures differ, each input's summary under its name.
 
 use super::verdict::sentences;
-use super::{EvidenceReport, FindingReport, LinesReport};
+use super::{EvidenceReport, FindingReport, InputParams, LinesReport, Params};
 use crate::catalogue::{self, Lang};
 
 /// The inputs a finding points at, in the order its evidence and lines name them.
@@ -139,6 +139,7 @@ fn card(mut parts: Vec<FindingReport>, lang: Lang) -> FindingReport {
             }
         }
     }
+    let (params, per_input) = params_of(&parts);
     let counts: Vec<u64> = parts.iter().filter_map(|f| f.count).collect();
     let first = &parts[0];
     FindingReport {
@@ -158,7 +159,39 @@ fn card(mut parts: Vec<FindingReport>, lang: Lang) -> FindingReport {
         explain,
         fix,
         inputs,
+        params,
+        per_input,
     }
+}
+
+/// The values every part shares, and, when the parts' values differ, each distinct set with the
+/// inputs that gave it: the data behind the per-input sentences of the summary.
+fn params_of(parts: &[FindingReport]) -> (Params, Vec<InputParams>) {
+    let mut sets: Vec<InputParams> = Vec::new();
+    for f in parts {
+        match sets.iter_mut().find(|s| s.params == f.params) {
+            Some(s) => {
+                for i in &f.inputs {
+                    if !s.inputs.contains(i) {
+                        s.inputs.push(i.clone());
+                    }
+                }
+            }
+            None => sets.push(InputParams {
+                inputs: f.inputs.clone(),
+                params: f.params.clone(),
+            }),
+        }
+    }
+    if sets.len() <= 1 {
+        return (sets.pop().map(|s| s.params).unwrap_or_default(), Vec::new());
+    }
+    let shared = sets[0]
+        .params
+        .iter()
+        .filter(|(k, v)| sets.iter().all(|s| s.params.get(k) == Some(*v)))
+        .collect();
+    (shared, sets)
 }
 
 #[cfg(test)]
@@ -180,6 +213,7 @@ mod tests {
                 t_start_s: None,
                 t_end_s: None,
                 quote: Some("q".into()),
+                phrase: None,
             }],
             lines: vec![LinesReport {
                 input: input.into(),
@@ -189,6 +223,8 @@ mod tests {
             explain: "why".into(),
             fix: "fix".into(),
             inputs: vec![input.into()],
+            params: [("tok_s", summary)].into_iter().collect(),
+            per_input: Vec::new(),
         }
     }
 
@@ -221,6 +257,25 @@ mod tests {
             c.summary
         );
         assert_eq!(c.explain, "why");
+        // The data behind those sentences: nothing shared, each input's values under its names.
+        assert!(c.params.is_empty(), "{:?}", c.params);
+        let sets: Vec<(Vec<&str>, &str)> = c
+            .per_input
+            .iter()
+            .map(|s| {
+                (
+                    s.inputs.iter().map(String::as_str).collect(),
+                    s.params.get("tok_s").unwrap_or_default(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            sets,
+            [
+                (vec!["one.log", "three.log"], "decode 3 tok/s"),
+                (vec!["two.log"], "decode 5 tok/s")
+            ]
+        );
     }
 
     #[test]
@@ -243,5 +298,7 @@ mod tests {
         ];
         let (cards, _) = merge(fs, Lang::En);
         assert_eq!(cards[0].summary, "same");
+        assert_eq!(cards[0].params.get("tok_s"), Some("same"));
+        assert!(cards[0].per_input.is_empty());
     }
 }

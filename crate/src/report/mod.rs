@@ -193,6 +193,85 @@ pub struct FindingReport {
     /// The inputs this card is about: one card stands for every input a finding id was seen in.
     #[serde(default)]
     pub inputs: Vec<String>,
+    /// The values the texts were rendered from, by name, as the rule gave them (`@key` names a
+    /// catalogue phrase): what a program reads instead of the prose. On a card merged from
+    /// inputs whose values differ, only the values they all share; `per_input` has the rest.
+    #[serde(skip_deserializing, skip_serializing_if = "Params::is_empty")]
+    pub params: Params,
+    /// A merged card whose inputs' values differ: each set of values and the inputs that gave it.
+    #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
+    pub per_input: Vec<InputParams>,
+}
+
+/// A finding's or phrase's parameters, sorted by name so the JSON is stable, written as an
+/// object of strings. (A sorted list, not a map type: the wasm carries less code.)
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Params(Vec<(String, String)>);
+
+impl Params {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+}
+
+impl<K: Into<String>, V: Into<String>> FromIterator<(K, V)> for Params {
+    /// A name given twice keeps its last value.
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(items: I) -> Self {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for (k, v) in items {
+            let (k, v) = (k.into(), v.into());
+            match out.iter_mut().find(|(n, _)| *n == k) {
+                Some(slot) => slot.1 = v,
+                None => out.push((k, v)),
+            }
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        Params(out)
+    }
+}
+
+impl Serialize for Params {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.iter())
+    }
+}
+
+fn params_of(params: &[(&'static str, String)]) -> Params {
+    params.iter().map(|(k, v)| (*k, v.as_str())).collect()
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InputParams {
+    pub inputs: Vec<String>,
+    pub params: Params,
+}
+
+/// A catalogue text by key, with its parameters: `quote` rendered, as data.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PhraseReport {
+    pub key: String,
+    #[serde(skip_serializing_if = "Params::is_empty")]
+    pub params: Params,
+}
+
+impl From<&crate::diagnose::Phrase> for PhraseReport {
+    fn from(p: &crate::diagnose::Phrase) -> Self {
+        PhraseReport {
+            key: p.key.to_string(),
+            params: params_of(&p.params),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -208,6 +287,9 @@ pub struct EvidenceReport {
     pub t_end_s: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quote: Option<String>,
+    /// When `quote` is tokscope's own words: the catalogue phrase it was rendered from.
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub phrase: Option<PhraseReport>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -267,6 +349,10 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
                             Quote::Input(text) => text.clone(),
                             Quote::Phrase(p) => verdict::phrase(lang, p),
                         }),
+                        phrase: match &e.quote {
+                            Some(Quote::Phrase(p)) => Some(p.into()),
+                            _ => None,
+                        },
                     })
                     .collect(),
                 lines: f
@@ -281,6 +367,14 @@ pub fn build(ev: &Evidence, lang: Lang) -> Report {
                 explain: t("explain"),
                 fix: t("fix"),
                 inputs: Vec::new(),
+                // The wording variant is a value a program reads like the others.
+                params: f
+                    .params
+                    .iter()
+                    .map(|(k, v)| (*k, v.as_str()))
+                    .chain(f.variant.map(|v| ("variant", v)))
+                    .collect(),
+                per_input: Vec::new(),
             };
             card.inputs = merge::inputs_of(&card);
             card

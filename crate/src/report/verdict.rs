@@ -1,7 +1,7 @@
 //! The verdict as the report carries it: the diagnose stage's causes and headline rendered in the
 //! report's language. Schema in `docs/report.md` ("Verdict").
 
-use super::FindingReport;
+use super::{FindingReport, PhraseReport};
 use crate::catalogue::{self, Lang};
 use crate::diagnose::verdict::{fmt_factor, Verdict};
 use crate::diagnose::Phrase;
@@ -22,6 +22,11 @@ pub struct VerdictReport {
     /// What to add to the analysis to decide what these inputs leave open.
     #[serde(default)]
     pub next: Vec<String>,
+    /// The phrases `headline` and `next` were rendered from, as data.
+    #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
+    pub headline_phrases: Vec<PhraseReport>,
+    #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
+    pub next_phrases: Vec<PhraseReport>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -58,6 +63,9 @@ pub struct Impact {
     pub factor: Option<f64>,
     /// How the factor was estimated, or what would size it.
     pub basis: String,
+    /// The phrase `basis` was rendered from, as data.
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub basis_phrase: Option<PhraseReport>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -139,6 +147,7 @@ pub fn render(v: &Verdict, findings: &[FindingReport], lang: Lang) -> VerdictRep
                 impact: Impact {
                     factor: c.factor,
                     basis: phrase(lang, &c.basis),
+                    basis_phrase: Some((&c.basis).into()),
                 },
             }
         })
@@ -177,5 +186,7 @@ pub fn render(v: &Verdict, findings: &[FindingReport], lang: Lang) -> VerdictRep
         causes,
         gap,
         next: v.next.iter().map(|p| phrase(lang, p)).collect(),
+        headline_phrases: v.headline.iter().map(PhraseReport::from).collect(),
+        next_phrases: v.next.iter().map(PhraseReport::from).collect(),
     }
 }

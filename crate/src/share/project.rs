@@ -98,6 +98,7 @@ const STEPS_PER_RANGE: f64 = 4096.0;
 pub fn project(report: &Value, raw: &[RawInput], level: &Level) -> (Value, Vec<Omission>) {
     let mut out = Vec::new();
     let mut r = report.clone();
+    drop_data(&mut r);
     if let Value::Object(map) = &mut r {
         if let Some(series) = map.get_mut("series") {
             match level.points {
@@ -162,6 +163,36 @@ pub fn project(report: &Value, raw: &[RawInput], level: &Level) -> (Value, Vec<O
         }
     }
     (Value::Object(env), out)
+}
+
+/// Leaves out what the report carries for programs beside its prose (finding and phrase
+/// parameters): the shared view reads only the prose, and a link stays as short as before they
+/// existed.
+pub(super) fn drop_data(report: &mut Value) {
+    let each = |v: Option<&mut Value>, f: &mut dyn FnMut(&mut Map<String, Value>)| {
+        if let Some(Value::Array(items)) = v {
+            items
+                .iter_mut()
+                .filter_map(Value::as_object_mut)
+                .for_each(f);
+        }
+    };
+    each(report.get_mut("findings"), &mut |f| {
+        f.remove("params");
+        f.remove("per_input");
+        each(f.get_mut("evidence"), &mut |e| {
+            e.remove("phrase");
+        });
+    });
+    if let Some(Value::Object(v)) = report.get_mut("verdict") {
+        v.remove("headline_phrases");
+        v.remove("next_phrases");
+        each(v.get_mut("causes"), &mut |c| {
+            if let Some(Value::Object(i)) = c.get_mut("impact") {
+                i.remove("basis_phrase");
+            }
+        });
+    }
 }
 
 /// Cuts `v` to `max` items; true when something was cut.

@@ -10,6 +10,13 @@ fn demo_report() -> Value {
     serde_json::to_value(s.report(Lang::En)).expect("report serializes")
 }
 
+/// `report` as a link gives it back: without the parameters kept for programs.
+fn as_shared(report: &Value) -> Value {
+    let mut r = report.clone();
+    project::drop_data(&mut r);
+    r
+}
+
 /// A fragment carrying exactly `bytes` (already JSON or not), deflated.
 fn fragment_of(bytes: &[u8]) -> String {
     let packed = miniz_oxide::deflate::compress_to_vec(bytes, 6);
@@ -24,7 +31,26 @@ fn round_trip_keeps_findings_and_evidence() {
     assert_eq!(link.level, 0);
     assert!(link.omitted.is_empty(), "{:?}", link.omitted);
     let shared = decode(&format!("https://example.org/sub/{}", link.fragment)).expect("decodes");
-    assert_eq!(serde_json::to_value(&shared.report).expect("json"), report);
+    assert_eq!(
+        serde_json::to_value(&shared.report).expect("json"),
+        as_shared(&report)
+    );
+}
+
+#[test]
+fn parameters_for_programs_do_not_lengthen_a_link() {
+    let report = demo_report();
+    let f = &report["findings"][0];
+    assert!(
+        f["params"].as_object().is_some_and(|p| !p.is_empty()),
+        "{f}"
+    );
+    let stripped = as_shared(&report);
+    assert!(stripped["findings"][0].get("params").is_none());
+    assert_ne!(stripped, report);
+    let with = encode(&report, &[], BUDGET_BYTES).expect("encodes");
+    let without = encode(&stripped, &[], BUDGET_BYTES).expect("encodes");
+    assert_eq!(with.fragment, without.fragment);
 }
 
 #[test]
@@ -79,7 +105,7 @@ fn long_series_degrade_to_the_budget() {
     assert_eq!(shared.omitted, link.omitted);
     // The findings are intact: only the series were degraded.
     let back = serde_json::to_value(&shared.report).expect("json");
-    assert_eq!(back["findings"], report["findings"]);
+    assert_eq!(back["findings"], as_shared(&report)["findings"]);
     let unbounded = encode(&report, &[], 0).expect("encodes");
     assert_eq!(unbounded.full_bytes, link.full_bytes);
     assert!(unbounded.bytes > link.bytes && unbounded.bytes <= MAX_LINK_CHARS);
@@ -253,7 +279,7 @@ fn json_entry_points_for_the_page() {
     assert_eq!(made["bytes"].as_u64(), Some(fragment.len() as u64));
     let read: Value = serde_json::from_str(&decode_json(fragment)).expect("json");
     assert_eq!(read["ok"], true);
-    assert_eq!(read["shared"]["report"], demo_report());
+    assert_eq!(read["shared"]["report"], as_shared(&demo_report()));
     assert_eq!(read["shared"]["raw"][0]["text"], "hello");
     let bad: Value = serde_json::from_str(&decode_json("#r=9.x")).expect("json");
     assert_eq!(bad["ok"], false);
@@ -318,7 +344,7 @@ fn catalogue_texts_are_left_for_the_receiver_and_put_back() {
         );
         let back =
             serde_json::to_value(decode(&link.fragment).expect("decodes").report).expect("json");
-        assert_eq!(back, report);
+        assert_eq!(back, as_shared(&report));
     }
     // A text that differs from the catalogue travels as is.
     let mut report = demo_report();
