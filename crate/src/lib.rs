@@ -37,6 +37,8 @@ mod views;
 pub mod wasm;
 
 pub use catalogue::Lang;
+/// For the render test: parameters read by code or by programs rather than shown by a text.
+pub use diagnose::{data_params, verdict::VERDICT_PARAMS};
 pub use evidence::{InputKind, Quantity};
 pub use ingest::sniff::sniff;
 pub use report::Report;

@@ -280,3 +280,98 @@ fn english_words_skips_the_inputs_words_and_units() {
     );
     assert!(english_words("解码 0.57 tok/s，仅一次", "").is_empty());
 }
+
+/// The `{name}`s a catalogue text refers to.
+fn placeholders(text: &str) -> Vec<String> {
+    leftovers(text)
+        .into_iter()
+        .map(|p| p.trim_matches(['{', '}']).to_string())
+        .collect()
+}
+
+/// What each finding's texts are rendered from, for every finding of every sample.
+fn finding_params() -> Vec<(String, String, Vec<(String, String)>)> {
+    let mut out = Vec::new();
+    for path in all_samples() {
+        let report = report_of(&path, Lang::En);
+        for f in tokscope_tests::findings(&report) {
+            let id = f["id"].as_str().unwrap_or("?").to_string();
+            let sets = std::iter::once(&f["params"]).chain(
+                f["per_input"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|s| &s["params"]),
+            );
+            let mut params: Vec<(String, String)> = Vec::new();
+            for set in sets {
+                for (k, v) in set.as_object().into_iter().flatten() {
+                    params.push((k.clone(), v.as_str().unwrap_or_default().to_string()));
+                }
+            }
+            out.push((path.display().to_string(), id, params));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_parameter_is_used_and_none_is_a_program_name() {
+    let entries = tokscope::catalogue::entries();
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for (sample, id, params) in finding_params() {
+        let variant = params
+            .iter()
+            .find(|(k, _)| k == "variant")
+            .map(|(_, v)| v.clone());
+        let mut used: Vec<String> = Vec::new();
+        for part in ["title", "summary", "explain", "fix"] {
+            let key = format!("finding.{id}.{part}");
+            let key = match &variant {
+                Some(v) if entries.contains_key(&format!("{key}-{v}")) => format!("{key}-{v}"),
+                _ => key,
+            };
+            if let Some(e) = entries.get(&key) {
+                used.extend(placeholders(&e.en));
+            }
+        }
+        // A `@key` value is a phrase rendered with the finding's other values.
+        for (_, v) in &params {
+            if let Some(e) = v.strip_prefix('@').and_then(|k| entries.get(k)) {
+                used.extend(placeholders(&e.en));
+            }
+        }
+        for (name, value) in &params {
+            checked += 1;
+            let read = tokscope::VERDICT_PARAMS.contains(&name.as_str())
+                || tokscope::data_params(&id).contains(&name.as_str());
+            if name != "variant" && !used.contains(name) && !read {
+                bad.push(format!(
+                    "{sample}: {id}: `{name}` = {value:?} is in no text"
+                ));
+            }
+            // What `{:?}` writes: an Option, a list of numbers, a quoted string.
+            let debug_list = value.starts_with('[')
+                && value.ends_with(']')
+                && value[1..value.len() - 1]
+                    .split(", ")
+                    .all(|n| n.parse::<f64>().is_ok());
+            let quoted = value.len() > 1 && value.starts_with('"') && value.ends_with('"');
+            if value.starts_with("Some(") || value == "None" || debug_list || quoted {
+                bad.push(format!(
+                    "{sample}: {id}: `{name}` = {value:?} looks like a program's name"
+                ));
+            }
+        }
+    }
+    assert!(checked > 500, "only {checked} parameters checked");
+    bad.sort();
+    bad.dedup();
+    assert!(
+        bad.is_empty(),
+        "{} parameters:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}

@@ -141,6 +141,9 @@ pub struct Finding {
 pub struct Rule {
     pub ids: &'static [&'static str],
     pub also: &'static [&'static str],
+    /// Parameters given for the programs that read the report's JSON, which no text of the
+    /// rule shows (every other parameter is a text's `{name}`; the render test holds them to it).
+    pub data: &'static [&'static str],
     pub run: fn(&Evidence, &Views) -> Vec<Finding>,
 }
 
@@ -151,7 +154,10 @@ const RULES: &[Rule] = &[
     rule(quant::IDS, quant::rule),
     rule(memory::IDS, memory::rule),
     rule(offload::IDS, offload::rule),
-    rule(cpu::IDS, cpu::rule),
+    Rule {
+        data: &["hw_flag"],
+        ..rule(cpu::IDS, cpu::rule)
+    },
     rule(compare::IDS, compare::rule),
     rule(threads::IDS, threads::rule),
     rule(measure::IDS, measure::rule),
@@ -161,10 +167,25 @@ const RULES: &[Rule] = &[
     rule(thermal_kernel_throttle::IDS, thermal_kernel_throttle::rule),
     rule(bandwidth::IDS, bandwidth::rule),
     rule(sustained::IDS, sustained::rule),
-    rule(telemetry::thermal_wall::IDS, telemetry::thermal_wall::rule),
+    // The cap's full measurement: shown in part by each wording, read whole by programs.
+    Rule {
+        data: &[
+            "flag",
+            "lag_s",
+            "limit_c",
+            "max_c",
+            "rise_c",
+            "sustained_pct",
+            "time_to_cap_s",
+        ],
+        ..rule(telemetry::thermal_wall::IDS, telemetry::thermal_wall::rule)
+    },
     rule(telemetry::caps::IDS, telemetry::caps::rule),
     rule(telemetry::charging::IDS, telemetry::charging::rule),
-    rule(telemetry::stall::IDS, telemetry::stall::rule),
+    Rule {
+        data: &["unit"],
+        ..rule(telemetry::stall::IDS, telemetry::stall::rule)
+    },
     rule(telemetry::decay::IDS, telemetry::decay::rule),
     rule(telemetry::ambient::IDS, telemetry::ambient::rule),
     rule(sched_little_cores::IDS, sched_little_cores::rule),
@@ -176,6 +197,7 @@ const RULES: &[Rule] = &[
     Rule {
         ids: counters::IDS,
         also: sched_migrations::IDS,
+        data: &[],
         run: counters::rule,
     },
     rule(
@@ -189,6 +211,7 @@ const fn rule(ids: &'static [&'static str], run: fn(&Evidence, &Views) -> Vec<Fi
     Rule {
         ids,
         also: &[],
+        data: &[],
         run,
     }
 }
@@ -226,6 +249,15 @@ pub fn diagnose(ev: &Evidence, views: &Views) -> Vec<Finding> {
     drop_answered(&mut findings);
     findings.sort_by_key(|f| f.severity);
     findings
+}
+
+/// The parameters of finding `id` that are for programs, not texts ([`Rule::data`]).
+pub fn data_params(id: &str) -> Vec<&'static str> {
+    RULES
+        .iter()
+        .filter(|r| r.ids.contains(&id) || r.also.contains(&id))
+        .flat_map(|r| r.data.iter().copied())
+        .collect()
 }
 
 /// Runs one rule on `ev` with its own views, as `diagnose` would.

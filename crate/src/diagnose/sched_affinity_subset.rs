@@ -52,7 +52,6 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
         let mut params = vec![
             ("used_fast", cpu_list(&used_fast)),
             ("untouched_fast", cpu_list(&untouched)),
-            ("fast_cpus", cpu_list(&fast)),
             ("threads", threads.to_string()),
             ("little_share", pct(little_share)),
         ];

@@ -44,7 +44,6 @@ pub fn rule(_ev: &Evidence, views: &Views) -> Vec<Finding> {
             })
             .collect();
         worst.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let on_little = worst.iter().filter(|w| w.0 >= 0.5).count();
         let n = worst.len();
         let top: Vec<String> = worst
             .iter()
@@ -58,14 +57,10 @@ pub fn rule(_ev: &Evidence, views: &Views) -> Vec<Finding> {
         let mut params = vec![
             ("share", pct(share)),
             ("threads", n.to_string()),
-            ("threads_mostly_little", on_little.to_string()),
             ("little_cpus", cpu_list(&little)),
             ("measure", what.to_string()),
             ("worst", top.join(", ")),
-            (
-                "topology_source",
-                format!("{:?}", topo.source).to_lowercase(),
-            ),
+            ("topology_source", topo.source.phrase()),
         ];
         params.extend(sched::basis(v.trace));
         // For the verdict's estimate: the little cores' clock against the fast ones'.

@@ -65,7 +65,7 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                 ("share", format!("{:.0}%", share * 100.0)),
                 (
                     "max_source",
-                    format!("{:?}", topo.max_source.unwrap_or(TopologySource::None)).to_lowercase(),
+                    topo.max_source.unwrap_or(TopologySource::None).phrase(),
                 ),
             ],
             count: None,

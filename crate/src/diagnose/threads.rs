@@ -7,6 +7,7 @@ use super::run_facts::{fmt, framework_label, run_ref};
 use super::{Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::{Evidence, Run};
+use crate::views::topology::cpu_list;
 use crate::views::Views;
 
 pub const IDS: &[&str] = &[
@@ -111,7 +112,7 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                 let clusters: Vec<String> = run
                     .cpu_clusters
                     .iter()
-                    .map(|c| format!("{:?} {} MHz", c.cpus, c.max_khz / 1000))
+                    .map(|c| format!("CPU {} {} MHz", cpu_list(&c.cpus), c.max_khz / 1000))
                     .collect();
                 out.push(Finding {
                     variant: None,

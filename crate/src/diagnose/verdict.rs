@@ -126,8 +126,38 @@ impl Verdict {
     }
 }
 
+/// The finding parameters the verdict reads to size and word its causes: values a rule gives for
+/// the verdict even where none of the finding's own texts shows them.
+pub const VERDICT_PARAMS: &[&str] = &[
+    "a",
+    "a_tok_s",
+    "b",
+    "b_tok_s",
+    "capped_pct",
+    "ceiling_tok_s",
+    "expected_tok_s",
+    "few",
+    "few_tok_s",
+    "input",
+    "line",
+    "little_clock_ratio",
+    "little_share",
+    "many",
+    "many_tok_s",
+    "pct_of_expected",
+    "ratio",
+    "ratio_pct",
+    "share",
+    "slower_pct",
+    "what",
+];
+
 /// A finding parameter as a number (`"42"`, `"73%"`, `"1.8"`).
 fn num(f: &Finding, name: &str) -> Option<f64> {
+    debug_assert!(
+        VERDICT_PARAMS.contains(&name),
+        "{name} is not in VERDICT_PARAMS"
+    );
     let v = f.params.iter().find(|(k, _)| *k == name)?.1.trim();
     v.trim_end_matches('%')
         .parse::<f64>()
@@ -136,6 +166,10 @@ fn num(f: &Finding, name: &str) -> Option<f64> {
 }
 
 fn param(f: &Finding, name: &str) -> String {
+    debug_assert!(
+        VERDICT_PARAMS.contains(&name),
+        "{name} is not in VERDICT_PARAMS"
+    );
     f.params
         .iter()
         .find(|(k, _)| *k == name)

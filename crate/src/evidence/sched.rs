@@ -597,6 +597,26 @@ pub enum TopologySource {
     None,
 }
 
+impl TopologySource {
+    /// The id in reports and catalogue keys (`cpuinfo-max-freq`), as serde writes it.
+    pub fn key(self) -> &'static str {
+        match self {
+            TopologySource::User => "user",
+            TopologySource::CpuinfoMaxFreq => "cpuinfo-max-freq",
+            TopologySource::CpuPart => "cpu-part",
+            TopologySource::Preset => "preset",
+            TopologySource::ObservedFreq => "observed-freq",
+            TopologySource::Uniform => "uniform",
+            TopologySource::None => "none",
+        }
+    }
+
+    /// The catalogue phrase that names it, as a finding's `@key` parameter.
+    pub fn phrase(self) -> String {
+        format!("@ui.sched.source.{}", self.key())
+    }
+}
+
 /// Topology facts the inputs state, merged over all inputs (one device is assumed).
 #[derive(Debug, Clone, Default)]
 pub struct TopologyHints {
@@ -697,6 +717,21 @@ impl SchedEvidence {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_topology_source_key_is_its_serde_name() {
+        for s in [
+            TopologySource::User,
+            TopologySource::CpuinfoMaxFreq,
+            TopologySource::CpuPart,
+            TopologySource::Preset,
+            TopologySource::ObservedFreq,
+            TopologySource::Uniform,
+            TopologySource::None,
+        ] {
+            assert_eq!(serde_json::to_value(s).unwrap(), s.key());
+        }
+    }
 
     #[test]
     fn timeline_stays_bounded_and_keeps_totals() {

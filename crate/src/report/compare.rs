@@ -8,6 +8,7 @@ use crate::diagnose::compare::fallback_count;
 use crate::diagnose::compare_groups::{grouping, representatives, Member};
 use crate::diagnose::run_facts::decode_tok_s;
 use crate::evidence::{Evidence, Phase, Run};
+use crate::views::topology::cpu_list;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -137,7 +138,7 @@ fn facts(ev: &Evidence, input: usize, run: &Run, lang: Lang) -> Vec<(String, Opt
             (!run.cpu_clusters.is_empty()).then(|| {
                 run.cpu_clusters
                     .iter()
-                    .map(|c| format!("{:?} {} MHz", c.cpus, c.max_khz / 1000))
+                    .map(|c| format!("CPU {} {} MHz", cpu_list(&c.cpus), c.max_khz / 1000))
                     .collect::<Vec<_>>()
                     .join(", ")
             }),

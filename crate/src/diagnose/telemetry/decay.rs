@@ -66,17 +66,19 @@ fn find(ctx: &Ctx) -> Option<Finding> {
     // A step down (two flat levels) has a Theil–Sen slope of 0: most pairs of points lie on one
     // level. Its summary then speaks of a step, not of a rate that reads as "no decay".
     let step = slope_per_h.parse::<f64>().is_ok_and(|s| s == 0.0);
-    let params = vec![
+    let mut params = vec![
         ("start", num(start, 1)),
         ("end", num(end, 1)),
         ("ratio_pct", num(100.0 * end / start, 0)),
-        ("slope_per_h", slope_per_h),
         ("steady_s", num(ctx.grid.t(steady) - t0, 0)),
         ("clock_change", clock),
         ("temp_change", heat),
         ("t_start", num(t0, 0)),
         ("t_end", num(t1, 0)),
     ];
+    if !step {
+        params.push(("slope_per_h", slope_per_h));
+    }
     Some(Finding {
         variant: step.then_some("step"),
         id: "thermal.sustained-decay",
