@@ -289,8 +289,11 @@ fn placeholders(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// A sample, a finding id, and the parameters its texts are rendered from.
+type FindingParams = (String, String, Vec<(String, String)>);
+
 /// What each finding's texts are rendered from, for every finding of every sample.
-fn finding_params() -> Vec<(String, String, Vec<(String, String)>)> {
+fn finding_params() -> Vec<FindingParams> {
     let mut out = Vec::new();
     for path in all_samples() {
         let report = report_of(&path, Lang::En);
