@@ -2,21 +2,15 @@
 // stream reader, or File.slice where Blob streams are not byte streams) and no byte is lost or
 // read twice where lines cross the pieces. The 2 GiB run with its memory figures is
 // tests/e2e/bench-big.mjs (not a test: too slow for CI).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage } from './harness.mjs';
+import { openPage, withBrowser } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+withBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 /**

@@ -2,22 +2,16 @@
 // runs of different models are listed, never measured against each other; the user moves runs
 // between groups, leaves them out and picks the reference, and the report follows; a drop onto a
 // report asks whether to add to it or replace it; the compare table never widens a phone's page.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ROOT, serve, launch, openPage } from './harness.mjs';
+import { ROOT, openPage, withBrowser } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+withBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const PAIR = ['samples/compare/seed000-device-a.logcat.txt', 'samples/compare/seed000-device-b.logcat.txt'];

@@ -1,10 +1,10 @@
 // The page holds no copy of the core's numbers: it asks the wasm core (`page_constants`, the
 // trace charts' heights). To prove it, the core's glue is served with other values than the
 // build's, and the page must follow them: a copy in the page would keep the old ones.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ROOT, serve, launch } from './harness.mjs';
+import { ROOT, withBrowser } from './harness.mjs';
 
 const DEMO = join(ROOT, 'samples/demo/device-b-llama-android.logcat.txt');
 const TRACE = join(ROOT, 'samples/traces/llama-little-cores.perf.txt');
@@ -16,15 +16,9 @@ const TIMELINE_HEIGHT = 333;
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+withBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 /**

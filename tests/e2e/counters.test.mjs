@@ -2,21 +2,15 @@
 // 2.1 CPUs used, many migrations) shows threads.waiting, sched.migrations and the figures, in zh
 // too; `lscpu -e` beside it adds counters.low-clock; a `simpleperf stat` from Android is read as a
 // counter summary with its figures. Screenshots go to /tmp for a person to look at.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, drop, sample, shots } from './harness.mjs';
+import { openPage, drop, sample, shots, withBrowser } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+withBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 test('perf stat after an 8-thread llama.cpp run: threads wait, threads migrate, figures shown', async () => {

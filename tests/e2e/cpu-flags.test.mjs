@@ -2,22 +2,16 @@
 // its /proc/cpuinfo (no asimddp) says a rebuild cannot help, in en and zh; the cpuinfo input is
 // listed as system information; a Snapdragon cpuinfo (asimddp) beside a compatibility build says
 // the build left it out.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ROOT, serve, launch, openPage } from './harness.mjs';
+import { ROOT, openPage, withBrowser } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+withBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const at = (p) => join(ROOT, 'samples', p);

@@ -2,26 +2,20 @@
 // after navigation, before body[data-ready], are both analyzed once the core is ready, the drop
 // never makes the browser leave the page, and the status says the files wait meanwhile. The wasm
 // download is held back (not just slowed), so "before ready" is certain, not a race.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, serve, launch } from './harness.mjs';
+import { ROOT, withBrowser } from './harness.mjs';
 
 const DEMO = join(ROOT, 'samples/demo/device-b-llama-android.logcat.txt');
 const ZH_LOG = join(ROOT, 'samples/logs/compat-build-zh.logcat.txt');
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+withBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 /** Holds every request whose URL matches `pattern` until release() is called. */

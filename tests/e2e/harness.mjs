@@ -1,5 +1,6 @@
 // Shared set-up of the browser suite: a static server over dist/ (the built site, exactly as it
 // ships) and Debian's Chromium driven by playwright-core, with every request recorded.
+import { before, after } from 'node:test';
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
@@ -94,4 +95,22 @@ export async function shots(page, name) {
   await page.screenshot({ path: `/tmp/${name}-1280.png` });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: `/tmp/${name}-390.png` });
+}
+
+/**
+ * One server of dist/ and one browser for a test file, started before its tests and closed
+ * after them; `ready(server, browser)` receives them.
+ */
+export function withBrowser(ready) {
+  let server;
+  let browser;
+  before(async () => {
+    server = await serve();
+    browser = await launch();
+    ready(server, browser);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
 }

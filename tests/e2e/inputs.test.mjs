@@ -2,21 +2,15 @@
 // thermal throttling show their findings; a log in no known framework's wording still gives its
 // run; a log that tokscope cannot read says so under the file, with its lines and what to do.
 // Screenshots of the first screen go to /tmp (1280x800 and 390x844) for a person to look at.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, drop, sample } from './harness.mjs';
+import { openPage, drop, sample, withBrowser } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+withBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 test('kernel logs show power.under-voltage and thermal.kernel-throttle, a healthy one nothing', async () => {

@@ -2,11 +2,11 @@
 // this device" a section of its own; "Download charts (PNG)" finds every chart; the charts take
 // keyboard focus, zoom and pan from the keyboard and read out their values; inputs with unrelated
 // clocks each get their own time origin; and no sample makes a 390 px phone scroll sideways.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, serve, launch, openPage } from './harness.mjs';
+import { ROOT, openPage, withBrowser } from './harness.mjs';
 
 const CSV = join(ROOT, 'samples/telemetry-runs/thermal-wall.csv');
 const LOG = join(ROOT, 'samples/telemetry-runs/thermal-wall.llama-cli.log');
@@ -15,15 +15,9 @@ const CPUINFO = join(ROOT, 'samples/traces/llama-little-cores.cpuinfo.txt');
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+withBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 /** Drops `files` and waits until every one is read and its report shown. */

@@ -1,26 +1,20 @@
 // Framework logs in a real browser: the seed-000 pair (device A healthy, device B with a
 // fallback, no DOTPROD, 7 GiB of weights and 8 threads) dropped together shows the findings,
 // the side-by-side table of differing facts and the facts of each run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, serve, launch, openPage } from './harness.mjs';
+import { ROOT, openPage, withBrowser } from './harness.mjs';
 
 const A = join(ROOT, 'samples/compare/seed000-device-a.logcat.txt');
 const B = join(ROOT, 'samples/compare/seed000-device-b.logcat.txt');
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+withBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 async function dropFiles(page, files) {

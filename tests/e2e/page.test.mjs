@@ -1,10 +1,10 @@
 // The whole path in a real browser: a file goes in through the real controls, the wasm core
 // analyzes it, and the findings show with their line numbers.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, serve, launch, openPage } from './harness.mjs';
+import { ROOT, openPage, withBrowser } from './harness.mjs';
 
 const DEMO = join(ROOT, 'samples/demo/device-b-llama-android.logcat.txt');
 const ZH_LOG = join(ROOT, 'samples/logs/compat-build-zh.logcat.txt');
@@ -13,15 +13,9 @@ const BIN = join(ROOT, 'samples/invalid/model-shard.bin');
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+withBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 /** Line numbers listed for a finding, e.g. "29,30" -> [29, 30]. */

@@ -1,20 +1,14 @@
 // "Measure this device" in a real browser: the best wasm build is picked, the probe runs in Web
 // Workers with a small sweep, and the headline figures, both charts and the ceiling table appear.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage } from './harness.mjs';
+import { openPage, withBrowser } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+withBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 // 16 MiB in all and two workers: small enough for a shared CI machine, still every step.

@@ -3,23 +3,17 @@
 // file as the analyzer's failure, not as a read error; a new worker reads the other files again,
 // so their findings stay; and later drops are analyzed as before. In zh too. A drop of many files
 // is read to the last one.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, serve, launch, openPage } from './harness.mjs';
+import { ROOT, openPage, withBrowser } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+withBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const file = async (path) => ({ name: path.split('/').pop(), mimeType: 'text/plain', buffer: await readFile(join(ROOT, 'samples', path)) });

@@ -3,21 +3,15 @@
 // from the DC(V) rail, a healthy armbianmonitor paste raises nothing, and a dmesg -T whose USB
 // resets line up with a telemetry CSV's stalls ties them in power.periodic-stall (in zh too),
 // while resets at other times are shown on their own and not tied. Screenshots go to /tmp.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, drop, sample, shots } from './harness.mjs';
+import { openPage, drop, sample, shots, withBrowser } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+withBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 test('sbc-bench monitors: thermal wall on an RK3588, a supply dip on a Pi 5, a healthy board', async () => {

@@ -2,13 +2,13 @@
 // context opens in a fresh one with the same findings; crafted links get a clear error and
 // inject nothing; the site works offline after one visit and from a sub-path; nothing is
 // requested outside the site's own origin.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { deflateRawSync } from 'node:zlib';
-import { ROOT, DIST, serve, launch, openPage } from './harness.mjs';
+import { ROOT, DIST, serve, openPage, withBrowser } from './harness.mjs';
 
 const DEMO = join(ROOT, 'samples/demo/device-b-llama-android.logcat.txt');
 const ZH_LOG = join(ROOT, 'samples/logs/compat-build-zh.logcat.txt');
@@ -38,15 +38,9 @@ async function otherKinds() {
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+withBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const b64url = (buf) => Buffer.from(buf).toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

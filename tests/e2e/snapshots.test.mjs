@@ -2,10 +2,10 @@
 // sched.little-cores that says how many snapshots it rests on; `dumpsys meminfo` dropped with a
 // llama-bench table gives quant.weights-expanded naming the snapshot's line; a healthy procps
 // `top -H` (threads on the big cores, resident memory that fits int4) gives neither.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ROOT, serve, launch, openPage } from './harness.mjs';
+import { ROOT, openPage, withBrowser } from './harness.mjs';
 
 const S = (f) => join(ROOT, 'samples', f);
 const CPUINFO = S('traces/llama-little-cores.cpuinfo.txt');
@@ -13,15 +13,9 @@ const BENCH = S('logs/llama-bench-headerless.tsv');
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+withBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 /** Waits until every file is listed as an input of the report. */

@@ -3,21 +3,15 @@
 // power.under-voltage, Jetson's `nvpmodel -q` below MAXN shows power.wall by mode, and
 // `lscpu -e` beside a perf trace gives the trace its clusters (sched.little-cores, clusters from
 // cpuinfo_max_freq). Healthy dumps raise nothing. Screenshots go to /tmp for a person to look at.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, drop, sample, shots } from './harness.mjs';
+import { openPage, drop, sample, shots, withBrowser } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+withBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 test('nvidia-smi -q: a software power cap is power.wall with the reason, a hot GPU thermal.wall', async () => {

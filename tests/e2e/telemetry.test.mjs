@@ -2,10 +2,10 @@
 // the stacked charts appear (drawn by the wasm core on a <canvas>), `thermal.wall` shows with
 // its time range, that range is shaded on the chart, and zoom, pan and PNG export work.
 // The test also prints the redraw time per zoom frame measured in the page.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ROOT, serve, launch, openPage } from './harness.mjs';
+import { ROOT, openPage, withBrowser } from './harness.mjs';
 
 const CSV = join(ROOT, 'samples/telemetry-runs/thermal-wall.csv');
 const LOG = join(ROOT, 'samples/telemetry-runs/thermal-wall.llama-cli.log');
@@ -13,15 +13,9 @@ const POWER = join(ROOT, 'samples/telemetry-runs/power-wall.nvidia-smi.csv');
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+withBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 /** The orange of a `warning` shade over white: red high, blue clearly lower. */

@@ -1,26 +1,20 @@
 // Traces in a real browser: a dropped perf script trace shows the cluster timeline (drawn by the
 // wasm core into a canvas), the frequency strip, the residency table and `sched.little-cores`;
 // a preset picked in the page re-runs the analysis with that topology; a binary perf.data works.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, serve, launch, openPage } from './harness.mjs';
+import { ROOT, openPage, withBrowser } from './harness.mjs';
 
 const LITTLE = join(ROOT, 'samples/traces/llama-little-cores.perf.txt');
 const PERF_DATA = join(ROOT, 'samples/traces/python-4-threads-on-2-cpus.perf.data');
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+withBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 /** Counts pixels of a canvas close to an RGB colour. */

@@ -1,23 +1,17 @@
 // The answer comes first: for each kind of case, the verdict's headline is on the first screen
 // at desktop and phone size, names the right first cause with its numbers, and no sample makes
 // the page scroll sideways on a 390 px phone.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, serve, launch, openPage } from './harness.mjs';
+import { ROOT, openPage, withBrowser } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+withBrowser((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const SIZES = [[1280, 800], [390, 844]];
