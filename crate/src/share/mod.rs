@@ -119,6 +119,7 @@ pub enum ShareError {
 }
 
 /// Every `Omission::what`, for the catalogue check (`ui.share.omitted.<what>`).
+#[cfg(test)]
 pub const OMISSION_CODES: &[&str] = &[
     "series-downsampled",
     "series-dropped",
@@ -132,6 +133,7 @@ pub const OMISSION_CODES: &[&str] = &[
 ];
 
 /// Every `ShareError::code()`, for the catalogue check (`ui.share.error.<code>`).
+#[cfg(test)]
 pub const ERROR_CODES: &[&str] = &[
     "not-a-link",
     "too-long",
