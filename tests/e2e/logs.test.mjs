@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, openPage, withBrowser } from './harness.mjs';
+import { ROOT, openPage, withBrowser, drop } from './harness.mjs';
 
 const A = join(ROOT, 'samples/compare/seed000-device-a.logcat.txt');
 const B = join(ROOT, 'samples/compare/seed000-device-b.logcat.txt');
@@ -17,24 +17,13 @@ withBrowser((s, b) => {
   browser = b;
 });
 
-async function dropFiles(page, files) {
-  await page.evaluate((list) => {
-    const dt = new DataTransfer();
-    for (const { name, text } of list) dt.items.add(new File([text], name, { type: 'text/plain' }));
-    const target = document.querySelector('main');
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
-    }
-  }, files);
-}
-
 test('dropping the seed-000 pair shows fallback, missing dotprod, expanded weights and the comparison', async () => {
   const { page, context, errors } = await openPage(browser, server.url);
   const files = [
     { name: 'device-a.log', text: await readFile(A, 'utf8') },
     { name: 'device-b.log', text: await readFile(B, 'utf8') },
   ];
-  await dropFiles(page, files);
+  await drop(page, files);
   await page.locator('[data-finding-id="compare.cpu-features"]').waitFor();
   for (const id of ['fallback.precision', 'fallback.cpu', 'cpu.missing-dotprod', 'quant.weights-expanded',
     'compare.fallback', 'compare.weights', 'compare.threads', 'compare.decode-gap', 'threads.all-cores', 'load.slow']) {
