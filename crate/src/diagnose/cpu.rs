@@ -86,6 +86,19 @@ fn cpu_has<'a>(ev: &'a Evidence, check: &Check) -> Option<(bool, &'a CpuFlags)> 
         .then(|| (flags.names.contains(check.cpu_flag), flags))
 }
 
+/// Prefill tok/s over decode tok/s, when the run states both from a prompt long enough to batch.
+fn prefill_over_decode(run: &Run) -> Option<f64> {
+    let prefill = run.prefill.as_ref()?;
+    if prefill.tokens.is_some_and(|n| n < MIN_BATCHED_PROMPT) {
+        return None;
+    }
+    let (p, d) = (prefill.tok_s?, run.decode.as_ref()?.tok_s?);
+    (p > 0.0 && d > 0.0).then(|| p / d)
+}
+
+/// Prompts shorter than this say little of batched throughput.
+const MIN_BATCHED_PROMPT: u64 = 16;
+
 fn flag(run: &Run, names: &[&str]) -> Option<(String, bool)> {
     names
         .iter()
@@ -143,6 +156,12 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
             ("runs", runs.to_string()),
             ("hw_flag", check.cpu_flag.to_string()),
         ];
+        // How much faster prefill ran than decode: the verdict reads a decode as bound by the
+        // kernels rather than by memory when prefill, which reuses each weight for a whole
+        // batch, is barely faster.
+        if let Some(r) = prefill_over_decode(run) {
+            params.push(("prefill_decode", format!("{r:.2}")));
+        }
         let mut variant = None;
         match hardware {
             Some((has, flags)) => {

@@ -68,8 +68,9 @@ pub struct Cause {
     pub lead: usize,
     /// Estimated slowdown this cause accounts for (≥ 1), when the data allows one.
     pub factor: Option<f64>,
-    /// How the factor was estimated, or what would size it.
-    pub basis: Phrase,
+    /// How the factor was estimated (one phrase per mechanism that compounds into it, largest
+    /// first), or what would size it.
+    pub basis: Vec<Phrase>,
 }
 
 /// A comparison's gap, split into what the sized causes explain and what is left.
@@ -138,6 +139,7 @@ pub const VERDICT_PARAMS: &[&str] = &[
     "expected_tok_s",
     "few",
     "few_tok_s",
+    "flags",
     "input",
     "line",
     "little_clock_ratio",
@@ -145,6 +147,7 @@ pub const VERDICT_PARAMS: &[&str] = &[
     "many",
     "many_tok_s",
     "pct_of_expected",
+    "prefill_decode",
     "ratio",
     "ratio_pct",
     "share",
@@ -199,18 +202,99 @@ fn is_symptom(id: &str) -> bool {
     matches!(id, "thermal.sustained-decay")
 }
 
+/// What an estimate measures. Estimates of one mechanism describe the same loss and overlap (the
+/// largest stands); estimates of different mechanisms compound: weights expanded to twice their
+/// bytes double the memory traffic, and a generic kernel is slower on every byte it reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Mechanism {
+    /// Bytes moved per token.
+    Traffic,
+    /// Work per byte: the kernels the build has.
+    Kernels,
+    /// Everything else a cause's findings size (threads, clocks, the ceiling): one figure each.
+    Other,
+}
+
+/// One finding's estimate: the factor, how it was made, and what it measures.
+struct Estimate {
+    factor: f64,
+    basis: Phrase,
+    mechanism: Mechanism,
+}
+
+/// Published measurements the estimates are calibrated on, where a finding's own figures cannot
+/// size it. Each is the low end of what was reported, so a cause is not overstated.
+///
+/// - A build without the int8 dot product (armv8-a) against one with it (armv8.6-a+dotprod+i8mm),
+///   llama-bench on a Pixel 10a, q4_0 models, 6 threads: decode (tg64) 2.0–2.1× slower, prompt
+///   processing (pp128) 3.9–4.7× slower (trevornk/ramblr issue 187, 2026). Arm's dot-product
+///   GEMV kernels gave 2× decode over the plain NEON dot on Graviton3 (ggml-org/llama.cpp PR
+///   5780), and NEON+DP against NEON alone 1.7× on a Snapdragon 7 Gen 3 (PR 23358).
+/// - Threads spread over every core of a phone: on an SM8550, 6 or more threads pull in the
+///   Cortex-A510 efficiency cores and cost 30–40% of decode (omnimind-ai/OmniInfer PR 66); seed
+///   000 measured 7 → 22 tok/s once the threads were bound to the 4 big cores.
+mod calibration {
+    /// Decode slowdown of the generic kernels when decode is memory-bound (the usual case).
+    pub const NO_DOTPROD_DECODE: f64 = 2.0;
+    /// The slowdown when decode is bound by the kernels themselves: it then scales like prompt
+    /// processing, which the missing instruction slows the most.
+    pub const NO_DOTPROD_COMPUTE: f64 = 3.9;
+    /// A decode whose prefill is less than this many times faster is bound by its kernels: on
+    /// the same phone the dot-product build prefills 7.2× faster than it decodes, the generic
+    /// build 3.2× (ramblr issue 187); a memory-bound CPU decode prefills 5–20× faster.
+    pub const COMPUTE_BOUND_BELOW: f64 = 2.5;
+    /// Threads on every core of a big.LITTLE phone, little cores included.
+    pub const ALL_CORES_PHONE: f64 = 1.4;
+}
+
 /// The estimate one finding gives, with its basis.
-fn estimate(f: &Finding) -> Option<(f64, Phrase)> {
+fn estimate(f: &Finding) -> Option<Estimate> {
     let from_pct_lost = |pct: f64| (pct > 0.0 && pct < 100.0).then(|| 100.0 / (100.0 - pct));
+    let mut mechanism = Mechanism::Other;
     let (factor, key, params) = match f.id {
         "quant.weights-expanded" | "compare.weights" => {
             let r = num(f, "ratio")?;
+            mechanism = Mechanism::Traffic;
             (
                 r,
                 "verdict.basis.weights",
                 vec![("ratio", param(f, "ratio"))],
             )
         }
+        // The instruction the integer kernels are built on: its absence costs on every byte.
+        "cpu.missing-dotprod" => {
+            mechanism = Mechanism::Kernels;
+            match num(f, "prefill_decode") {
+                Some(r) if r < calibration::COMPUTE_BOUND_BELOW => (
+                    calibration::NO_DOTPROD_COMPUTE,
+                    "verdict.basis.kernels-compute",
+                    vec![("prefill_decode", fmt(r))],
+                ),
+                _ => (
+                    calibration::NO_DOTPROD_DECODE,
+                    "verdict.basis.kernels",
+                    Vec::new(),
+                ),
+            }
+        }
+        "compare.cpu-features"
+            if param(f, "flags")
+                .split(", ")
+                .any(|flag| flag == "DOTPROD" || flag == "i8sdot") =>
+        {
+            mechanism = Mechanism::Kernels;
+            (
+                calibration::NO_DOTPROD_DECODE,
+                "verdict.basis.kernels",
+                Vec::new(),
+            )
+        }
+        // Every core of a phone, little ones included (the rule fires on ARM with 6 or more).
+        "threads.all-cores" => (
+            calibration::ALL_CORES_PHONE,
+            "verdict.basis.all-cores",
+            Vec::new(),
+        ),
         "sched.little-cores" => {
             let s = num(f, "little_share")?;
             let r = num(f, "little_clock_ratio")?;
@@ -280,7 +364,33 @@ fn estimate(f: &Finding) -> Option<(f64, Phrase)> {
         }
         _ => return None,
     };
-    (factor.is_finite() && factor > 1.0).then(|| (round_factor(factor), Phrase::new(key, params)))
+    (factor.is_finite() && factor > 1.0).then(|| Estimate {
+        factor: round_factor(factor),
+        basis: Phrase::new(key, params),
+        mechanism,
+    })
+}
+
+/// A cause's size from its findings' estimates: the largest of each mechanism, multiplied across
+/// mechanisms, with the bases largest first. `None` when no finding sizes it.
+fn combine(estimates: Vec<(usize, Estimate)>) -> Option<(usize, f64, Vec<Phrase>)> {
+    let mut best: Vec<(usize, Estimate)> = Vec::new();
+    for (i, e) in estimates {
+        match best.iter_mut().find(|(_, b)| b.mechanism == e.mechanism) {
+            Some(slot) if slot.1.factor < e.factor => *slot = (i, e),
+            Some(_) => {}
+            None => best.push((i, e)),
+        }
+    }
+    best.sort_by(|a, b| b.1.factor.total_cmp(&a.1.factor));
+    let (lead, _) = best.first()?;
+    let lead = *lead;
+    let factor = round_factor(best.iter().map(|(_, e)| e.factor).product());
+    Some((
+        lead,
+        factor,
+        best.into_iter().map(|(_, e)| e.basis).collect(),
+    ))
 }
 
 /// What sizes a cause when no finding gives a figure.
@@ -313,18 +423,17 @@ pub fn build(ev: &Evidence, views: &Views, findings: &[Finding]) -> Verdict {
                 findings: vec![i],
                 lead: i,
                 factor: None,
-                basis: unsized_basis(layer),
+                basis: vec![unsized_basis(layer)],
             }),
         }
     }
     for c in &mut causes {
-        // The largest single estimate: the findings of one cause describe one root, so their
-        // factors overlap rather than multiply.
-        let best = c
-            .findings
-            .iter()
-            .filter_map(|&i| estimate(&findings[i]).map(|e| (i, e)))
-            .max_by(|a, b| a.1 .0.total_cmp(&b.1 .0));
+        let best = combine(
+            c.findings
+                .iter()
+                .filter_map(|&i| estimate(&findings[i]).map(|e| (i, e)))
+                .collect(),
+        );
         // The lead names the cause, so a finding that only observes the slowdown (a decay)
         // gives way to one of the same severity that explains it (the wall behind the decay).
         let explains = |i: &usize| !is_symptom(findings[*i].id);
@@ -340,7 +449,7 @@ pub fn build(ev: &Evidence, views: &Views, findings: &[Finding]) -> Verdict {
             .find(explains)
             .or(worst.first().copied())
             .unwrap_or(c.findings[0]);
-        if let Some((i, (x, basis))) = best {
+        if let Some((i, x, basis)) = best {
             c.factor = Some(x);
             c.basis = basis;
             if findings[i].severity == c.severity && (explains(&i) || !explains(&c.lead)) {
@@ -666,7 +775,7 @@ mod tests {
                 Severity::Info,
                 &[("capped_pct", "42")],
             ),
-            finding("threads.all-cores", Severity::Warning, &[]),
+            finding("threads.exceeds-big-cores", Severity::Warning, &[]),
             finding("measure.single-run", Severity::Info, &[]),
         ];
         let ev = Evidence::default();
@@ -675,13 +784,65 @@ mod tests {
         assert_eq!(ids, ["build", "threads", "power", "measure"]);
         assert_eq!(v.causes[0].findings, [0, 1]);
         assert_eq!(v.causes[0].factor, Some(1.8));
-        assert_eq!(v.causes[0].basis.key, "verdict.basis.weights");
+        assert_eq!(v.causes[0].basis[0].key, "verdict.basis.weights");
         // 1 / (1 − 0.42) = 1.72: about 1.7×.
         assert_eq!(v.causes[2].factor, Some(1.7));
         assert_eq!(v.causes[1].factor, None);
-        assert_eq!(v.causes[1].basis.key, "verdict.basis.threads-unsized");
+        assert_eq!(v.causes[1].basis[0].key, "verdict.basis.threads-unsized");
         assert_eq!(v.headline[0].key, "verdict.lead.sized");
         assert!(v.gap.is_none());
+    }
+
+    #[test]
+    fn kernels_and_memory_traffic_compound_and_overlapping_estimates_do_not() {
+        let weights = finding(
+            "quant.weights-expanded",
+            Severity::Critical,
+            &[("ratio", "1.8")],
+        );
+        let kernels = |prefill_decode: &str| {
+            finding(
+                "cpu.missing-dotprod",
+                Severity::Critical,
+                &[("prefill_decode", prefill_decode)],
+            )
+        };
+        let ev = Evidence::default();
+        let size = |fs: &[Finding]| {
+            let v = build(&ev, &Views::of(&ev), fs);
+            let c = &v.causes[0];
+            (
+                c.factor,
+                c.lead,
+                c.basis.iter().map(|p| p.key).collect::<Vec<_>>(),
+            )
+        };
+        // A decode that prefills 1.7× faster is bound by its kernels: 1.8 × 3.9 = 7.0, the
+        // kernels first.
+        let (factor, lead, bases) = size(&[weights.clone(), kernels("1.70")]);
+        assert_eq!(factor, Some(7.0));
+        assert_eq!(lead, 1);
+        assert_eq!(
+            bases,
+            ["verdict.basis.kernels-compute", "verdict.basis.weights"]
+        );
+        // A memory-bound decode (prefill 7× faster) pays the decode figure, 2×: 3.6 in all.
+        assert_eq!(size(&[weights.clone(), kernels("7.05")]).0, Some(3.6));
+        // Two findings of the same mechanism overlap: the comparison's missing DOTPROD and
+        // the run's own say one thing, so the factor stays 2× and is not squared.
+        let compared = finding(
+            "compare.cpu-features",
+            Severity::Critical,
+            &[("flags", "DOTPROD, MATMUL_INT8")],
+        );
+        assert_eq!(size(&[compared.clone(), kernels("9")]).0, Some(2.0));
+        // An x86 flag the comparison names is not sized by the ARM measurements.
+        let avx = finding(
+            "compare.cpu-features",
+            Severity::Critical,
+            &[("flags", "AVX2")],
+        );
+        assert_eq!(size(&[avx]).0, None);
     }
 
     #[test]

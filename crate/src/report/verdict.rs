@@ -61,11 +61,12 @@ pub struct CauseReport {
 pub struct Impact {
     /// Estimated slowdown (≥ 1) this cause accounts for; `null` when the data cannot size it.
     pub factor: Option<f64>,
-    /// How the factor was estimated, or what would size it.
+    /// How the factor was estimated, or what would size it: one sentence per mechanism that
+    /// compounds into the factor, largest first.
     pub basis: String,
-    /// The phrase `basis` was rendered from, as data.
-    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
-    pub basis_phrase: Option<PhraseReport>,
+    /// The phrases `basis` was rendered from, as data.
+    #[serde(skip_deserializing, skip_serializing_if = "Vec::is_empty")]
+    pub basis_phrases: Vec<PhraseReport>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -146,8 +147,8 @@ pub fn render(v: &Verdict, findings: &[FindingReport], lang: Lang) -> VerdictRep
                 finding_indexes: c.findings.clone(),
                 impact: Impact {
                     factor: c.factor,
-                    basis: phrase(lang, &c.basis),
-                    basis_phrase: Some((&c.basis).into()),
+                    basis: sentences(lang, c.basis.iter().map(|p| phrase(lang, p))),
+                    basis_phrases: c.basis.iter().map(PhraseReport::from).collect(),
                 },
             }
         })

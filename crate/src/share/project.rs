@@ -189,7 +189,7 @@ pub(super) fn drop_data(report: &mut Value) {
         v.remove("next_phrases");
         each(v.get_mut("causes"), &mut |c| {
             if let Some(Value::Object(i)) = c.get_mut("impact") {
-                i.remove("basis_phrase");
+                i.remove("basis_phrases");
             }
         });
     }
