@@ -68,6 +68,7 @@ pub fn sniff(head: &[u8]) -> Sniffed {
         return Sniffed::rejected(Rejection::Binary);
     }
     let text = String::from_utf8_lossy(&decoded);
+    let text = wrapper::clean(&text);
     if text.trim().is_empty() {
         return Sniffed::rejected(Rejection::Empty);
     }
@@ -89,10 +90,13 @@ pub fn sniff(head: &[u8]) -> Sniffed {
     if crate::ingest::kernel_log::looks_like(&lines) {
         return Sniffed::of(InputKind::KernelLog, None, encoding);
     }
-    let mut framework = detect_framework(&lines);
+    // Frameworks are judged on the producer's lines, so a wrapper (a journald tag, a compose
+    // service name, a pod name) neither hides nor fakes one.
+    let messages: Vec<&str> = lines.iter().map(|l| wrapper::unwrap(l).message).collect();
+    let mut framework = detect_framework(&messages);
     // A benchmark table pasted alone (llama-bench or llm_bench rows, often tab-separated and
     // without a header) would otherwise pass for CSV telemetry.
-    if framework.is_none() && is_bench_table(&lines) {
+    if framework.is_none() && is_bench_table(&messages) {
         framework = Some(Framework::LlamaCpp);
     }
     // A summary pasted after the output of the command it wrapped keeps that log's framework.
@@ -170,6 +174,12 @@ const FRAMEWORK_MARKERS: &[(Framework, &[&str])] = &[
             "llama-bench",
             "| model ",
             "gguf",
+            // koboldcpp, llamafile and LM Studio run llama.cpp and print its lines, plus these.
+            "KoboldCpp",
+            "koboldcpp",
+            "CtxLimit:",
+            "ms/T = ",
+            "llamafile",
         ],
     ),
     (
@@ -249,6 +259,29 @@ const FRAMEWORK_MARKERS: &[(Framework, &[&str])] = &[
             "HTP",
             "libQnn",
             "Failed to create the dialog",
+        ],
+    ),
+    (
+        Framework::WhisperCpp,
+        &[
+            "whisper_init",
+            "whisper_model_load",
+            "whisper_print_timings",
+            "whisper_backend_init",
+            "WHISPER : ",
+            "ggml-base",
+            "whisper-cli",
+        ],
+    ),
+    (
+        Framework::MlxLm,
+        &[
+            "mlx_lm",
+            "mlx-lm",
+            "mlx-community",
+            "tokens-per-sec",
+            "Peak memory:",
+            "prompt_tps=",
         ],
     ),
     (

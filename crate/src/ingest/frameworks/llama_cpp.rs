@@ -164,10 +164,11 @@ pub struct LlamaCpp {
     quant_from_kv: bool,
 }
 
-impl LlamaCpp {
-    fn system_info(&self, msg: &str, at: u64, runs: &mut RunCollector) {
+/// llama.cpp's `system_info` line (and its siblings', which print the same flags): threads, and
+/// the CPU features in each era's spelling, into the open run of `fw`.
+pub fn system_info(fw: Framework, msg: &str, at: u64, runs: &mut RunCollector) {
         let r = re();
-        let run = runs.run(FW, at);
+        let run = runs.run(fw, at);
         if let Some(c) = cap(&r.threads, msg) {
             run.n_threads = c.get(1).and_then(|m| m.as_str().parse().ok());
             run.n_threads_batch = c.get(2).and_then(|m| m.as_str().parse().ok());
@@ -213,8 +214,9 @@ impl LlamaCpp {
                 run.cpu_features.entry((*f).to_string()).or_insert(false);
             }
         }
-    }
+}
 
+impl LlamaCpp {
     fn bench_row(&mut self, row: bench_table::Row, at: u64, runs: &mut RunCollector) {
         let other_model = runs.open(FW).is_some_and(|r| {
             r.model.is_some() && row.model.is_some() && r.model != row.model && !r.bench.is_empty()
@@ -403,6 +405,13 @@ fn clean_quant(s: &str) -> String {
 impl FrameworkParser for LlamaCpp {
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
         let r = re();
+        // whisper.cpp prints ggml's device lines and llama.cpp's system_info too: inside its run
+        // they are its facts, not a llama.cpp run's.
+        if super::whisper_cpp::owns(msg)
+            || (runs.open(Framework::WhisperCpp).is_some() && !msg.starts_with("llama"))
+        {
+            return;
+        }
         if !r.gate.is_match(msg) {
             self.rows(msg, at, runs);
             return;
@@ -453,7 +462,7 @@ impl FrameworkParser for LlamaCpp {
             || (msg.starts_with("AVX = ") && msg.contains(" | "))
         {
             if msg.contains(" = ") {
-                self.system_info(msg, at, runs);
+                system_info(FW, msg, at, runs);
             }
             return;
         }
