@@ -570,7 +570,8 @@ pub fn unwrap(line: &str) -> Unwrapped<'_> {
             break;
         };
         tag = tag.or(t);
-        message = rest;
+        // Aligned producers (`       eval time = …`) pad after the prefix as before it.
+        message = rest.trim_start_matches([' ', '\t']);
     }
     Unwrapped { message, tag }
 }

@@ -8,6 +8,8 @@
 //! (most lines of a real capture), and each parser gates its own patterns on its own literals.
 
 pub mod bench_table;
+#[cfg(test)]
+mod census_tests;
 pub mod executorch;
 pub mod generic_timings;
 pub mod genie;
