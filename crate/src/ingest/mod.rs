@@ -17,6 +17,7 @@ pub mod lscpu;
 pub mod max_freq_list;
 pub mod perf_data;
 pub mod perf_stat;
+pub mod sched_timehist;
 pub mod snapshot;
 pub mod sniff;
 pub mod telemetry;

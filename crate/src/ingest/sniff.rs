@@ -90,10 +90,11 @@ pub fn sniff(head: &[u8]) -> Sniffed {
     if crate::ingest::kernel_log::looks_like(&lines) {
         return Sniffed::of(InputKind::KernelLog, None, encoding);
     }
-    // Frameworks are judged on the producer's lines, so a wrapper (a journald tag, a compose
-    // service name, a pod name) neither hides nor fakes one.
+    // Markers are substrings, so a prefix never hides one; the whole line is searched because
+    // some envelopes are the framework's own (ONNX Runtime's `[W:onnxruntime:…]`, MediaPipe's
+    // glog file names). Anchored shapes (table rows) are judged on the unwrapped message.
     let messages: Vec<&str> = lines.iter().map(|l| wrapper::unwrap(l).message).collect();
-    let mut framework = detect_framework(&messages);
+    let mut framework = detect_framework(&lines);
     // A benchmark table pasted alone (llama-bench or llm_bench rows, often tab-separated and
     // without a header) would otherwise pass for CSV telemetry.
     if framework.is_none() && is_bench_table(&messages) {
@@ -331,7 +332,10 @@ fn is_trace(lines: &[&str]) -> bool {
     let header = lines
         .iter()
         .any(|l| l.starts_with("# captured on") || l.starts_with("# tracer:"));
-    hits >= 2 || (hits >= 1 && header) || is_system_info(lines)
+    hits >= 2
+        || (hits >= 1 && header)
+        || crate::ingest::sched_timehist::looks_like(lines)
+        || is_system_info(lines)
 }
 
 /// `/proc/cpuinfo` (with CPU part ids), a `cpuinfo_max_freq` list or `lscpu` output: read with

@@ -37,6 +37,9 @@ pub enum Wrapper {
     PythonLogging,
     /// `INFO: ` / `[WARN] `: a level word alone (uvicorn, many CLIs).
     Level,
+    /// `[2024-05-20 13:45:12.123][INFO][LM STUDIO SERVER] ` (LM Studio's server and dev logs,
+    /// with or without spaces between the brackets).
+    LmStudio,
 }
 
 /// A line with its envelope removed.
@@ -538,6 +541,31 @@ fn level_only(c: &mut Cur) -> Option<Found> {
     None
 }
 
+/// `[date time][LEVEL][LM STUDIO SERVER] `
+fn lm_studio(c: &mut Cur) -> Option<Found> {
+    c.byte(b'[')?;
+    c.date()?;
+    c.byte(b' ')?;
+    c.time()?;
+    if c.opt(b'.') {
+        c.digits1()?;
+    }
+    c.byte(b']')?;
+    c.ws();
+    c.byte(b'[')?;
+    let at = c.i;
+    let level = ["DEBUG", "INFO", "WARNING", "WARN", "ERROR"]
+        .into_iter()
+        .find(|w| c.s.get(at..at + w.len()) == Some(w.as_bytes()))?;
+    c.i += level.len();
+    c.byte(b']')?;
+    c.ws();
+    if c.literal("[LM STUDIO SERVER]").is_some() {
+        c.ws();
+    }
+    Some((None, c.i))
+}
+
 /// The shapes, tried in this order (the first that matches wins: an Android Studio line would
 /// also pass as a bare timestamp).
 const SHAPES: &[(Wrapper, Shape)] = &[
@@ -551,6 +579,7 @@ const SHAPES: &[(Wrapper, Shape)] = &[
     (Wrapper::Glog, glog),
     (Wrapper::OnnxRuntime, onnxruntime),
     (Wrapper::Journald, journald),
+    (Wrapper::LmStudio, lm_studio),
     (Wrapper::Timestamp, timestamp),
     (Wrapper::ProcessId, process_id),
     (Wrapper::Kubectl, kubectl),
@@ -728,6 +757,7 @@ mod tests {
             (Wrapper::Glog, r"^[IWEF]\d{4} \d\d:\d\d:[\d.]+\s+\d+ (?P<tag>[\w.]+):\d+\] "),
             (Wrapper::OnnxRuntime, r"^(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ )?\[[VIWEF]:onnxruntime:[^,\]]*,\s*(?P<tag>[^\]]*)\]\s*"),
             (Wrapper::Journald, r"^(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d+ \d\d:\d\d:\d\d(?:\.\d+)?)\s+[^\s:]+ (?P<tag>[^\s\[:\]]+)(?:\[\d+\])?:\s*"),
+            (Wrapper::LmStudio, r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?\]\s*\[(?:DEBUG|INFO|WARNING|WARN|ERROR)\]\s*(?:\[LM STUDIO SERVER\]\s*)?"),
             (Wrapper::Timestamp, r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?\s+(?:\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|[VDIWEF])\]?\s+)?"),
             (Wrapper::ProcessId, r"^\[\d+(?::\d+)?\]\s+"),
             (Wrapper::Kubectl, r"^\[pod/(?P<tag>[^\s\]]+)\]\s+"),
@@ -814,6 +844,8 @@ mod tests {
             "INFO:root:msg", "WARNING:__main__: x", "INFO:     127.0.0.1", "[WARN] x", "ERROR: x",
             "llama-server-1  | msg", "proj_svc_12 |x", "svc-1  | | model | size |", "x-1 | 4 | pp512 |",
             "llama-1  | slot print_timing: id  0 | task 0 |", "q-1 | 3.5 GiB | 7 B |",
+            "[2024-05-20 13:45:12.123][INFO][LM STUDIO SERVER] x", "[2024-05-20 13:45:12] [DEBUG] llama_model_loader: x",
+            "[2024-05-20 13:45:12.5] [WARNING]x",
         ];
         for seed in seeds {
             for cut in 0..=seed.len() {

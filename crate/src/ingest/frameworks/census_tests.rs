@@ -59,6 +59,8 @@ fn wrappers() -> Vec<(&'static str, fn(&str) -> String)> {
         ("ansi colour", |l| format!("\x1b[1m\x1b[32m{l}\x1b[0m")),
         ("docker + common log", |l| format!("llama-1  | 0.00.123.456 I {l}")),
         ("journald + pid", |l| format!("May 01 12:00:00 host app[9]: [123] {l}")),
+        ("lm studio", |l| format!("[2024-05-20 13:45:12.123][INFO][LM STUDIO SERVER] {l}")),
+        ("lm studio debug", |l| format!("[2024-05-20 13:45:12.123] [DEBUG] {l}")),
     ]
 }
 
