@@ -5,6 +5,8 @@
 //! findings; they only record what the text says.
 
 pub mod bundle;
+#[cfg(test)]
+mod census_tests;
 pub mod decode;
 pub mod delimited;
 pub mod failure_phrases;

@@ -115,7 +115,15 @@ pub fn record(t: &mut TraceFacts, row: &Row<'_>) {
             pid,
             delay_ms,
             run_ms,
-        } => t.ran(cpu, time, run_ms / 1000.0, delay_ms / 1000.0, tid, pid, comm),
+        } => t.ran(
+            cpu,
+            time,
+            run_ms / 1000.0,
+            delay_ms / 1000.0,
+            tid,
+            pid,
+            comm,
+        ),
         Row::Event { wakeup } => {
             if wakeup {
                 t.wakeups += 1;
@@ -143,13 +151,23 @@ mod tests {
                 run_ms: 1.148
             })
         );
-        let visual = "  79371.874591 [0002]   s      llama-cli[31951]     0.000      0.000      0.024  R";
-        assert!(matches!(parse(visual), Some(Row::Ran { cpu: 2, tid: 31951, pid: None, .. })));
+        let visual =
+            "  79371.874591 [0002]   s      llama-cli[31951]     0.000      0.000      0.024  R";
+        assert!(matches!(
+            parse(visual),
+            Some(Row::Ran {
+                cpu: 2,
+                tid: 31951,
+                pid: None,
+                ..
+            })
+        ));
         let spaced = "  79371.875719 [0003]  kworker/u16:2 ev[412]   0.000      0.000      0.027";
         assert!(matches!(parse(spaced), Some(Row::Ran { tid: 412, .. })));
         let idle = "  79371.875719 [0003]  <idle>                              0.000      0.000      0.027";
         assert_eq!(parse(idle), Some(Row::Event { wakeup: false }));
-        let wake = "  79371.874600 [0011]  perf[31950]                         awakened: llama-cli[31951]";
+        let wake =
+            "  79371.874600 [0011]  perf[31950]                         awakened: llama-cli[31951]";
         assert_eq!(parse(wake), Some(Row::Event { wakeup: true }));
         let migrated = "  79371.874700 [0004]  migration/4[29]                     migrated: llama-cli[31952] cpu 4 => 1";
         assert_eq!(parse(migrated), Some(Row::Event { wakeup: false }));

@@ -166,9 +166,13 @@ mod tests {
     #[test]
     fn prose_before_and_a_cut_array() {
         let mut j = JsonBlock::default();
-        assert!(j.line("Here is what I got: [{\"avg_ts\": 3.5},", 4).is_none());
+        assert!(j
+            .line("Here is what I got: [{\"avg_ts\": 3.5},", 4)
+            .is_none());
         assert!(j.line("{\"avg_ts\": 7.25, \"n_gen\": 128},", 5).is_none());
-        assert!(j.line("{\"avg_ts\": 9, \"samples_ts\": [9.1, 8.", 6).is_none());
+        assert!(j
+            .line("{\"avg_ts\": 9, \"samples_ts\": [9.1, 8.", 6)
+            .is_none());
         let d = j.salvage().expect("complete elements");
         assert_eq!(d.value.as_array().map(Vec::len), Some(2));
         assert_eq!(d.value[1]["avg_ts"], 7.25);

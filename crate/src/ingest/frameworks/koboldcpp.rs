@@ -47,7 +47,10 @@ impl FrameworkParser for Koboldcpp {
         if msg.contains("ms/T") {
             let generated = cap(&r.amount, msg).and_then(|c| c[1].parse::<u64>().ok());
             let mut seen = false;
-            for (re, kind) in [(&r.process, PhaseKind::Prefill), (&r.generate, PhaseKind::Decode)] {
+            for (re, kind) in [
+                (&r.process, PhaseKind::Prefill),
+                (&r.generate, PhaseKind::Decode),
+            ] {
                 let Some(c) = cap(re, msg) else { continue };
                 let secs = num(&c[1]);
                 let ms_per_token = num(&c[2]);
@@ -67,7 +70,7 @@ impl FrameworkParser for Koboldcpp {
             }
         }
         if let Some(rest) = msg.strip_prefix("System Info: ") {
-            super::llama_cpp::system_info(FW, &format!("system_info: {rest}"), at, runs);
+            super::system_info::read(FW, &format!("system_info: {rest}"), at, runs);
             return;
         }
         if msg.contains("Threads") {
@@ -88,7 +91,11 @@ mod tests {
     fn parse(text: &str) -> Vec<crate::evidence::Run> {
         let mut f = Frameworks::new("t", None);
         for (i, l) in text.lines().enumerate() {
-            f.line(crate::ingest::wrapper::unwrap(l).message, i as u64 + 1, ALL_PARSERS);
+            f.line(
+                crate::ingest::wrapper::unwrap(l).message,
+                i as u64 + 1,
+                ALL_PARSERS,
+            );
         }
         f.finish().runs
     }

@@ -121,7 +121,11 @@ mod tests {
     fn parse(text: &str) -> Vec<crate::evidence::Run> {
         let mut f = Frameworks::new("t", None);
         for (i, l) in text.lines().enumerate() {
-            f.line(crate::ingest::wrapper::unwrap(l).message, i as u64 + 1, ALL_PARSERS);
+            f.line(
+                crate::ingest::wrapper::unwrap(l).message,
+                i as u64 + 1,
+                ALL_PARSERS,
+            );
         }
         f.finish().runs
     }

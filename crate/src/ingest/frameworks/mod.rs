@@ -8,8 +8,6 @@
 //! (most lines of a real capture), and each parser gates its own patterns on its own literals.
 
 pub mod bench_table;
-#[cfg(test)]
-mod census_tests;
 pub mod executorch;
 pub mod generic_timings;
 pub mod genie;
@@ -23,6 +21,7 @@ pub mod mnn;
 pub mod ncnn;
 pub mod onnxruntime;
 pub mod runs;
+pub mod system_info;
 pub mod tflite;
 pub mod whisper_cpp;
 
@@ -144,8 +143,7 @@ impl Frameworks {
 
     /// True when `message` may open an embedded JSON document.
     pub fn may_open_block(message: &str) -> bool {
-        message.trim_start().starts_with(['{', '['])
-            || message.contains("{\"")
+        message.trim_start().starts_with(['{', '[']) || message.contains("{\"")
     }
 
     /// Feeds one message to the parsers in `mask` (to all of them inside a block or when the

@@ -97,7 +97,7 @@ impl FrameworkParser for WhisperCpp {
             return;
         }
         if msg.contains("system_info") && owns(msg) {
-            super::llama_cpp::system_info(FW, msg, at, runs);
+            super::system_info::read(FW, msg, at, runs);
             return;
         }
         if let Some(c) = cap(&r.processing, msg) {
@@ -115,7 +115,11 @@ mod tests {
     fn parse(text: &str) -> Vec<crate::evidence::Run> {
         let mut f = Frameworks::new("t", None);
         for (i, l) in text.lines().enumerate() {
-            f.line(crate::ingest::wrapper::unwrap(l).message, i as u64 + 1, ALL_PARSERS);
+            f.line(
+                crate::ingest::wrapper::unwrap(l).message,
+                i as u64 + 1,
+                ALL_PARSERS,
+            );
         }
         f.finish().runs
     }

@@ -38,17 +38,31 @@ const ROWS: &[Row] = &[
 fn wrappers() -> Vec<(&'static str, fn(&str) -> String)> {
     vec![
         ("bare", |l| l.to_string()),
-        ("logcat threadtime", |l| format!("05-01 12:00:00.123  4321  4390 I llama-android: {l}")),
+        ("logcat threadtime", |l| {
+            format!("05-01 12:00:00.123  4321  4390 I llama-android: {l}")
+        }),
         ("logcat brief", |l| format!("I/llama   ( 4321): {l}")),
-        ("android studio", |l| format!("2024-05-01 12:00:00.123  4321-4390  llama  com.example.app  I  {l}")),
+        ("android studio", |l| {
+            format!("2024-05-01 12:00:00.123  4321-4390  llama  com.example.app  I  {l}")
+        }),
         ("llama common log", |l| format!("0.01.912.551 I {l}")),
-        ("glog", |l| format!("I0501 12:00:00.123456  1234 runner.cc:88] {l}")),
-        ("journald", |l| format!("May 01 12:00:00 host llama-server[123]: {l}")),
-        ("journald iso", |l| format!("2024-05-01T12:00:00+0000 host ollama[123]: {l}")),
+        ("glog", |l| {
+            format!("I0501 12:00:00.123456  1234 runner.cc:88] {l}")
+        }),
+        ("journald", |l| {
+            format!("May 01 12:00:00 host llama-server[123]: {l}")
+        }),
+        ("journald iso", |l| {
+            format!("2024-05-01T12:00:00+0000 host ollama[123]: {l}")
+        }),
         ("pid", |l| format!("[41873] {l}")),
         ("pid:tid", |l| format!("[41873:41901] {l}")),
-        ("iso timestamp + level", |l| format!("2024-05-01 12:00:00.123 INFO {l}")),
-        ("docker compose", |l| format!("\x1b[36mllama-1  |\x1b[0m {l}")),
+        ("iso timestamp + level", |l| {
+            format!("2024-05-01 12:00:00.123 INFO {l}")
+        }),
+        ("docker compose", |l| {
+            format!("\x1b[36mllama-1  |\x1b[0m {l}")
+        }),
         ("docker compose v1", |l| format!("llm_llama_1  | {l}")),
         ("kubectl", |l| format!("[pod/llama-0/server] {l}")),
         ("python logging", |l| format!("INFO:root:{l}")),
@@ -57,10 +71,18 @@ fn wrappers() -> Vec<(&'static str, fn(&str) -> String)> {
         ("html pre", |l| format!("<pre>{l}</pre>")),
         ("triple-quoted", |l| format!("log = \"\"\"{l}")),
         ("ansi colour", |l| format!("\x1b[1m\x1b[32m{l}\x1b[0m")),
-        ("docker + common log", |l| format!("llama-1  | 0.00.123.456 I {l}")),
-        ("journald + pid", |l| format!("May 01 12:00:00 host app[9]: [123] {l}")),
-        ("lm studio", |l| format!("[2024-05-20 13:45:12.123][INFO][LM STUDIO SERVER] {l}")),
-        ("lm studio debug", |l| format!("[2024-05-20 13:45:12.123] [DEBUG] {l}")),
+        ("docker + common log", |l| {
+            format!("llama-1  | 0.00.123.456 I {l}")
+        }),
+        ("journald + pid", |l| {
+            format!("May 01 12:00:00 host app[9]: [123] {l}")
+        }),
+        ("lm studio", |l| {
+            format!("[2024-05-20 13:45:12.123][INFO][LM STUDIO SERVER] {l}")
+        }),
+        ("lm studio debug", |l| {
+            format!("[2024-05-20 13:45:12.123] [DEBUG] {l}")
+        }),
     ]
 }
 
@@ -69,7 +91,10 @@ struct Rng(u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
     /// A decimal as printf pads it: 0 to 3 decimals, left-padded to a random width.
@@ -135,7 +160,12 @@ fn every_census_row_reads_the_same_through_every_wrapper() {
             let want = format!("{bare:?}");
             for (name, wrap) in &wrappers {
                 let got = runs_of(&format!("{}\n{}\n", wrap("starting"), wrap(&line)));
-                assert_eq!(format!("{got:?}"), want, "{} through {name}: {line:?}", row.producer);
+                assert_eq!(
+                    format!("{got:?}"),
+                    want,
+                    "{} through {name}: {line:?}",
+                    row.producer
+                );
             }
         }
     }
