@@ -34,8 +34,11 @@ const ROWS: &[Row] = &[
     Row { producer: "mlx-lm generate", shape: "Generation: {i} tokens, {f} tokens-per-sec", fact: |r| r.decode.is_some() },
 ];
 
+/// An envelope: its name, and what it makes of a producer's line.
+type Wrap = (&'static str, fn(&str) -> String);
+
 /// The envelopes, as functions of the producer's line.
-fn wrappers() -> Vec<(&'static str, fn(&str) -> String)> {
+fn wrappers() -> Vec<Wrap> {
     vec![
         ("bare", |l| l.to_string()),
         ("logcat threadtime", |l| {

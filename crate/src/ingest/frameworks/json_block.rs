@@ -134,7 +134,7 @@ impl JsonBlock {
             .iter()
             .filter_map(|&(a, b)| serde_json::from_str(block.buf.get(a..b)?).ok())
             .collect();
-        (!items.is_empty()).then(|| Doc {
+        (!items.is_empty()).then_some(Doc {
             value: serde_json::Value::Array(items),
             line_start: block.start,
             line_end: block.last,
