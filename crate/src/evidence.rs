@@ -284,6 +284,23 @@ pub struct Run {
     pub bench: Vec<BenchRow>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load_ms: Option<f64>,
+    /// Timed stages that are not LLM prefill or decode (whisper.cpp's mel, encode, decode and
+    /// batchd passes), by the producer's name.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub stages: BTreeMap<String, Stage>,
+    /// The process's peak memory, when the framework prints it (mlx-lm's `Peak memory`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_memory_bytes: Option<u64>,
+}
+
+/// One timed stage: its total, and how many passes it took when printed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stage {
+    pub ms: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runs: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ms_per_run: Option<f64>,
 }
 
 /// What a time series measures. Values are stored in the unit named here, converted on ingest.

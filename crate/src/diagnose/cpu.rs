@@ -28,6 +28,8 @@ struct Check {
     names: &'static [&'static str],
     /// Build flags that must be on for it to matter.
     needs: &'static [&'static str],
+    /// Build flags that do its job when on: a wider kernel that makes the missing one moot.
+    superseded_by: &'static [&'static str],
     /// The kernel's name for it in `/proc/cpuinfo` / lscpu, and a flag every CPU of that
     /// architecture lists (so an x86 `flags` line says nothing of an Arm instruction).
     cpu_flag: &'static str,
@@ -40,6 +42,7 @@ const CHECKS: &[Check] = &[
         severity: Severity::Critical,
         names: &["DOTPROD", "i8sdot", "dotprod", "asimddp"],
         needs: &[],
+        superseded_by: &[],
         cpu_flag: "asimddp",
         arch_flag: "asimd",
     },
@@ -49,6 +52,7 @@ const CHECKS: &[Check] = &[
         severity: Severity::Info,
         names: &["MATMUL_INT8", "i8mm", "I8MM"],
         needs: &["DOTPROD", "i8sdot", "dotprod"],
+        superseded_by: &[],
         cpu_flag: "i8mm",
         arch_flag: "asimd",
     },
@@ -57,6 +61,7 @@ const CHECKS: &[Check] = &[
         severity: Severity::Critical,
         names: &["AVX2"],
         needs: &["AVX", "SSE3"],
+        superseded_by: &[],
         cpu_flag: "avx2",
         arch_flag: "sse2",
     },
@@ -65,6 +70,8 @@ const CHECKS: &[Check] = &[
         severity: Severity::Info,
         names: &["AVX_VNNI"],
         needs: &["AVX2"],
+        // The AVX-512 VNNI kernels do the same int8 multiply-add, 512 bits wide.
+        superseded_by: &["AVX512_VNNI"],
         cpu_flag: "avx_vnni",
         arch_flag: "sse2",
     },
@@ -125,6 +132,13 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
                 && !needs
                     .iter()
                     .any(|n| run.cpu_features.get(*n) == Some(&true))
+            {
+                continue;
+            }
+            if check
+                .superseded_by
+                .iter()
+                .any(|n| run.cpu_features.get(*n) == Some(&true))
             {
                 continue;
             }

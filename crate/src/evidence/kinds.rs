@@ -17,6 +17,10 @@ pub enum Framework {
     Executorch,
     Qnn,
     Ncnn,
+    /// whisper.cpp, llama.cpp's speech sibling: its passes are not LLM tokens.
+    WhisperCpp,
+    /// Apple's mlx-lm (`mlx_lm.generate`, `mlx_lm.benchmark`).
+    MlxLm,
     /// Timings read by the generic reader from a log no framework parser knows.
     Unknown,
 }
@@ -34,6 +38,8 @@ impl Framework {
             Framework::Executorch => "executorch",
             Framework::Qnn => "qnn",
             Framework::Ncnn => "ncnn",
+            Framework::WhisperCpp => "whisper-cpp",
+            Framework::MlxLm => "mlx-lm",
             Framework::Unknown => "unknown",
         }
     }
@@ -49,6 +55,8 @@ impl Framework {
             Framework::Executorch => "ExecuTorch",
             Framework::Qnn => "QNN / Genie",
             Framework::Ncnn => "ncnn",
+            Framework::WhisperCpp => "whisper.cpp",
+            Framework::MlxLm => "mlx-lm",
             Framework::Unknown => "unknown",
         }
     }

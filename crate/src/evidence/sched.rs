@@ -44,6 +44,8 @@ pub enum TraceFormat {
     PerfData,
     /// Only system information (`/proc/cpuinfo`, `cpuinfo_max_freq` lists), no events.
     SystemInfo,
+    /// `perf sched timehist`: run intervals and scheduling delays per task.
+    SchedTimehist,
     /// Thread placement sampled at intervals (`/proc/<pid>/task/*/stat` in a tokscope-record
     /// bundle): running time per CPU from each thread's CPU time between snapshots.
     Snapshots,
@@ -433,6 +435,43 @@ impl TraceFacts {
             }
         }
         self.on_cpu.insert(cpu, (next_tid, r));
+    }
+
+    /// One interval `tid` ran on `cpu`, ending at absolute `end` after `run` seconds, having
+    /// waited `delay` seconds runnable before it: what `perf sched timehist` prints per row.
+    #[allow(clippy::too_many_arguments)]
+    pub fn ran(
+        &mut self,
+        cpu: u32,
+        end: f64,
+        run: f64,
+        delay: f64,
+        tid: u32,
+        pid: Option<u32>,
+        comm: &str,
+    ) {
+        if cpu > MAX_CPU || tid == 0 || !(run.is_finite() && delay.is_finite()) {
+            return;
+        }
+        self.switches += 1;
+        self.note_cpu(cpu);
+        let to = self.rel(end);
+        let from = (to - run.max(0.0)).max(0.0);
+        let Some(i) = self.thread(tid, comm, from) else {
+            return;
+        };
+        let th = &mut self.threads[i];
+        th.pid = th.pid.or(pid);
+        th.runnable_s += delay.max(0.0);
+        th.first_s = th.first_s.min(from);
+        th.last_s = th.last_s.max(to);
+        if let Some(prev) = th.last_cpu {
+            if prev != cpu {
+                count_pair(&mut th.cpu_moves, (prev, cpu), &mut self.moves_cut);
+            }
+        }
+        th.last_cpu = Some(cpu);
+        self.add_run(i, cpu, from, to);
     }
 
     /// `sched_wakeup` / `sched_waking` of `tid` at absolute `t`.

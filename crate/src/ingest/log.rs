@@ -113,18 +113,21 @@ fn scan(message: &str) -> Hits {
 
 impl LineParser for LogParser {
     fn line(&mut self, line: Line<'_>, ev: &mut Evidence) {
-        if wrapper::is_markdown_fence(line.text) {
+        // Colour codes and HTML entities go first: they sit inside the prefixes as well.
+        let cleaned = wrapper::clean(line.text);
+        let text = cleaned.as_ref();
+        if wrapper::is_markdown_fence(text) {
             return;
         }
-        let unwrapped = wrapper::unwrap(line.text);
+        let unwrapped = wrapper::unwrap(text);
         let message = unwrapped.message;
         if message.is_empty() {
             return;
         }
-        self.first_lines.add(line.number, line.text);
+        self.first_lines.add(line.number, text);
         let hits = if self.gated { scan(message) } else { EVERYONE };
         if super::frameworks::generic_timings::looks_like_timing(message) {
-            self.timing_like.add(line.number, line.text);
+            self.timing_like.add(line.number, text);
         }
         if let Some(f) = &mut self.frameworks {
             if hits.parsers != 0 || f.in_block() || Frameworks::may_open_block(message) {
@@ -135,7 +138,7 @@ impl LineParser for LogParser {
             return;
         }
         if let Some(class) = failure_phrases::classify(message) {
-            ev.add_failure(self.input, line.number, class, line.text);
+            ev.add_failure(self.input, line.number, class, text);
         }
         if let Some(class) = fallback_phrases::classify(message) {
             self.fallbacks = true;
@@ -147,7 +150,7 @@ impl LineParser for LogParser {
                     input: self.input,
                     line: line.number,
                 },
-                line.text,
+                text,
             );
         }
     }

@@ -5,6 +5,8 @@
 //! findings; they only record what the text says.
 
 pub mod bundle;
+#[cfg(test)]
+mod census_tests;
 pub mod decode;
 pub mod delimited;
 pub mod failure_phrases;
@@ -17,6 +19,7 @@ pub mod lscpu;
 pub mod max_freq_list;
 pub mod perf_data;
 pub mod perf_stat;
+pub mod sched_timehist;
 pub mod snapshot;
 pub mod sniff;
 pub mod telemetry;

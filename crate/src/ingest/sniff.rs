@@ -68,6 +68,7 @@ pub fn sniff(head: &[u8]) -> Sniffed {
         return Sniffed::rejected(Rejection::Binary);
     }
     let text = String::from_utf8_lossy(&decoded);
+    let text = wrapper::clean(&text);
     if text.trim().is_empty() {
         return Sniffed::rejected(Rejection::Empty);
     }
@@ -89,10 +90,14 @@ pub fn sniff(head: &[u8]) -> Sniffed {
     if crate::ingest::kernel_log::looks_like(&lines) {
         return Sniffed::of(InputKind::KernelLog, None, encoding);
     }
+    // Markers are substrings, so a prefix never hides one; the whole line is searched because
+    // some envelopes are the framework's own (ONNX Runtime's `[W:onnxruntime:…]`, MediaPipe's
+    // glog file names). Anchored shapes (table rows) are judged on the unwrapped message.
+    let messages: Vec<&str> = lines.iter().map(|l| wrapper::unwrap(l).message).collect();
     let mut framework = detect_framework(&lines);
     // A benchmark table pasted alone (llama-bench or llm_bench rows, often tab-separated and
     // without a header) would otherwise pass for CSV telemetry.
-    if framework.is_none() && is_bench_table(&lines) {
+    if framework.is_none() && is_bench_table(&messages) {
         framework = Some(Framework::LlamaCpp);
     }
     // A summary pasted after the output of the command it wrapped keeps that log's framework.
@@ -170,6 +175,12 @@ const FRAMEWORK_MARKERS: &[(Framework, &[&str])] = &[
             "llama-bench",
             "| model ",
             "gguf",
+            // koboldcpp, llamafile and LM Studio run llama.cpp and print its lines, plus these.
+            "KoboldCpp",
+            "koboldcpp",
+            "CtxLimit:",
+            "ms/T = ",
+            "llamafile",
         ],
     ),
     (
@@ -252,6 +263,29 @@ const FRAMEWORK_MARKERS: &[(Framework, &[&str])] = &[
         ],
     ),
     (
+        Framework::WhisperCpp,
+        &[
+            "whisper_init",
+            "whisper_model_load",
+            "whisper_print_timings",
+            "whisper_backend_init",
+            "WHISPER : ",
+            "ggml-base",
+            "whisper-cli",
+        ],
+    ),
+    (
+        Framework::MlxLm,
+        &[
+            "mlx_lm",
+            "mlx-lm",
+            "mlx-community",
+            "tokens-per-sec",
+            "Peak memory:",
+            "prompt_tps=",
+        ],
+    ),
+    (
         Framework::Ncnn,
         &[
             "ncnn",
@@ -298,7 +332,10 @@ fn is_trace(lines: &[&str]) -> bool {
     let header = lines
         .iter()
         .any(|l| l.starts_with("# captured on") || l.starts_with("# tracer:"));
-    hits >= 2 || (hits >= 1 && header) || is_system_info(lines)
+    hits >= 2
+        || (hits >= 1 && header)
+        || crate::ingest::sched_timehist::looks_like(lines)
+        || is_system_info(lines)
 }
 
 /// `/proc/cpuinfo` (with CPU part ids), a `cpuinfo_max_freq` list or `lscpu` output: read with

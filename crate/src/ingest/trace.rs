@@ -511,6 +511,17 @@ impl LineParser for TraceParser {
             return;
         }
         if first != b'#' {
+            if let Some(row) = super::sched_timehist::parse(text) {
+                self.set_format(ev, TraceFormat::SchedTimehist);
+                let t = ev.sched.trace(self.input);
+                super::sched_timehist::record(t, &row);
+                t.lines_event += 1;
+                return;
+            }
+            if super::sched_timehist::is_header(text) {
+                ev.sched.trace(self.input).lines_header += 1;
+                return;
+            }
             if let Some(h) = trace_line::parse(text) {
                 let ok = self.event(&h, text, ev);
                 let t = ev.sched.trace(self.input);

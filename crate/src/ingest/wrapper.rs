@@ -1,8 +1,13 @@
 //! Strips the envelopes that framework messages arrive in: Android logcat in its several
-//! layouts, glog prefixes, llama.cpp's `--log-timestamps` prefix, and the quote markers and
-//! indents of text pasted from GitHub or a notebook.
+//! layouts, glog prefixes, llama.cpp's `--log-timestamps` prefix, journald / syslog, the
+//! `[pid]` and `[pid:tid]` prefixes, docker-compose and kubectl prefixes, Python `logging`,
+//! and the quote markers, indents, HTML tags, terminal colours and source-string quotes of text
+//! pasted from GitHub, a forum or a notebook.
 //!
 //! Parsers match on the bare message, so one pattern serves a framework whatever carried it.
+//! The line number is never touched: a wrapper changes what a line says, not where it is.
+
+use std::borrow::Cow;
 
 /// What carried a line, when a known prefix was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,6 +24,22 @@ pub enum Wrapper {
     OnnxRuntime,
     /// A bare ISO date-time (optionally bracketed) and an optional level word.
     Timestamp,
+    /// `May 01 12:00:00 host prog[123]: ` (journalctl's default and syslog's RFC 3164), or the
+    /// same after an ISO date-time (`journalctl -o short-iso`, rsyslog's high-precision form).
+    Journald,
+    /// `[1234] ` or `[1234:5678] `: a process (and thread) id in brackets.
+    ProcessId,
+    /// `service-1  | ` (docker compose v2) or `project_service_1  | ` (v1).
+    DockerCompose,
+    /// `[pod/name/container] ` (`kubectl logs --prefix`).
+    Kubectl,
+    /// `INFO:root:` / `WARNING:__main__:` (Python `logging`'s default format).
+    PythonLogging,
+    /// `INFO: ` / `[WARN] `: a level word alone (uvicorn, many CLIs).
+    Level,
+    /// `[2024-05-20 13:45:12.123][INFO][LM STUDIO SERVER] ` (LM Studio's server and dev logs,
+    /// with or without spaces between the brackets).
+    LmStudio,
 }
 
 /// A line with its envelope removed.
@@ -386,6 +407,165 @@ fn level_end(c: &mut Cur) -> Option<()> {
     c.ws1()
 }
 
+const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
+
+/// `host prog[pid]: ` after a journald / syslog time stamp; the program is the tag.
+fn host_program(c: &mut Cur) -> Option<Found> {
+    c.ws1()?;
+    c.span1(|b| !is_space(b) && b != b':')?;
+    c.byte(b' ')?;
+    let tag = c.i;
+    c.span1(|b| !is_space(b) && !matches!(b, b'[' | b':' | b']'))?;
+    let tag_end = c.i;
+    if c.opt(b'[') {
+        c.digits1()?;
+        c.byte(b']')?;
+    }
+    c.byte(b':')?;
+    c.ws();
+    Some((Some((tag, tag_end)), c.i))
+}
+
+/// `May 01 12:00:00 host ollama[123]: ` or `2024-05-01T12:00:00+0000 host ollama[123]: `.
+fn journald(c: &mut Cur) -> Option<Found> {
+    if c.peek()?.is_ascii_digit() {
+        c.date()?;
+        c.byte(b'T')?;
+        c.time()?;
+        if c.opt(b'.') || c.opt(b',') {
+            c.digits1()?;
+        }
+        match c.peek() {
+            Some(b'Z') => c.i += 1,
+            Some(b'+' | b'-') => {
+                c.i += 1;
+                c.digits(2)?;
+                c.opt(b':');
+                c.digits(2)?;
+            }
+            _ => {}
+        }
+    } else {
+        let month = c.s.get(c.i..c.i + 3)?;
+        if !MONTHS.iter().any(|m| m.as_bytes() == month) {
+            return None;
+        }
+        c.i += 3;
+        c.ws1()?;
+        c.digits1()?;
+        c.byte(b' ')?;
+        c.time()?;
+        if c.opt(b'.') {
+            c.digits1()?;
+        }
+    }
+    host_program(c)
+}
+
+/// `[1234] ` / `[1234:5678] `
+fn process_id(c: &mut Cur) -> Option<Found> {
+    c.byte(b'[')?;
+    c.digits1()?;
+    if c.opt(b':') {
+        c.digits1()?;
+    }
+    c.byte(b']')?;
+    c.ws1()?;
+    Some((None, c.i))
+}
+
+/// `service-1  | ` / `project_service_1  | `: compose names a container by its service and a
+/// replica number, so the name ends in `-N` or `_N`.
+fn docker_compose(c: &mut Cur) -> Option<Found> {
+    let tag = c.i;
+    c.span1(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))?;
+    let tag_end = c.i;
+    let name = &c.s[tag..tag_end];
+    let digits = name.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || digits == name.len() || !matches!(name[name.len() - digits - 1], b'-' | b'_')
+    {
+        return None;
+    }
+    c.ws1()?;
+    c.byte(b'|')?;
+    c.opt(b' ');
+    Some((Some((tag, tag_end)), c.i))
+}
+
+/// `[pod/name/container] `
+fn kubectl(c: &mut Cur) -> Option<Found> {
+    c.literal("[pod/")?;
+    let tag = c.i;
+    c.span1(|b| !is_space(b) && b != b']')?;
+    let tag_end = c.i;
+    c.byte(b']')?;
+    c.ws1()?;
+    Some((Some((tag, tag_end)), c.i))
+}
+
+const PY_LEVELS: &[&str] = &["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"];
+
+/// `INFO:root:` — Python `logging.basicConfig`'s `%(levelname)s:%(name)s:%(message)s`.
+fn python_logging(c: &mut Cur) -> Option<Found> {
+    let at = c.i;
+    let word = PY_LEVELS
+        .iter()
+        .find(|w| c.s.get(at..at + w.len()) == Some(w.as_bytes()))?;
+    c.i += word.len();
+    c.byte(b':')?;
+    let tag = c.i;
+    c.span1(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))?;
+    let tag_end = c.i;
+    c.byte(b':')?;
+    c.opt(b' ');
+    Some((Some((tag, tag_end)), c.i))
+}
+
+/// `INFO: `, `[WARN] `: a whole level word alone, then space.
+fn level_only(c: &mut Cur) -> Option<Found> {
+    let bracket = c.opt(b'[');
+    let at = c.i;
+    for word in [
+        "TRACE", "DEBUG", "INFO", "WARNING", "WARN", "ERROR", "FATAL", "CRITICAL",
+    ] {
+        c.i = at;
+        if c.literal(word).is_none() {
+            continue;
+        }
+        c.byte(if bracket { b']' } else { b':' })?;
+        c.ws1()?;
+        return Some((None, c.i));
+    }
+    None
+}
+
+/// `[date time][LEVEL][LM STUDIO SERVER] `
+fn lm_studio(c: &mut Cur) -> Option<Found> {
+    c.byte(b'[')?;
+    c.date()?;
+    c.byte(b' ')?;
+    c.time()?;
+    if c.opt(b'.') {
+        c.digits1()?;
+    }
+    c.byte(b']')?;
+    c.ws();
+    c.byte(b'[')?;
+    let at = c.i;
+    let level = ["DEBUG", "INFO", "WARNING", "WARN", "ERROR"]
+        .into_iter()
+        .find(|w| c.s.get(at..at + w.len()) == Some(w.as_bytes()))?;
+    c.i += level.len();
+    c.byte(b']')?;
+    c.ws();
+    if c.literal("[LM STUDIO SERVER]").is_some() {
+        c.ws();
+    }
+    Some((None, c.i))
+}
+
 /// The shapes, tried in this order (the first that matches wins: an Android Studio line would
 /// also pass as a bare timestamp).
 const SHAPES: &[(Wrapper, Shape)] = &[
@@ -398,20 +578,29 @@ const SHAPES: &[(Wrapper, Shape)] = &[
     (Wrapper::LlamaTimestamps, llama_timestamps),
     (Wrapper::Glog, glog),
     (Wrapper::OnnxRuntime, onnxruntime),
+    (Wrapper::Journald, journald),
+    (Wrapper::LmStudio, lm_studio),
     (Wrapper::Timestamp, timestamp),
+    (Wrapper::ProcessId, process_id),
+    (Wrapper::Kubectl, kubectl),
+    (Wrapper::PythonLogging, python_logging),
+    (Wrapper::Level, level_only),
+    (Wrapper::DockerCompose, docker_compose),
 ];
 
-/// Removes paste artefacts (`> ` quote markers, 4-space or tab indents), then at most two
-/// nested wrappers (an app's logcat line can carry a glog line).
+/// Removes paste artefacts (`> ` quote markers, 4-space or tab indents, HTML tags, the quotes of
+/// a source string), then at most three nested wrappers (a docker-compose line can carry a
+/// timestamped line that carries a `[pid]`).
 pub fn unwrap(line: &str) -> Unwrapped<'_> {
     let mut message = strip_paste(line);
     let mut tag = None;
-    for _ in 0..2 {
+    for _ in 0..3 {
         let Some((_, t, rest)) = strip_one(message) else {
             break;
         };
         tag = tag.or(t);
-        message = rest;
+        // Aligned producers (`       eval time = …`) pad after the prefix as before it.
+        message = rest.trim_start_matches([' ', '\t']);
     }
     Unwrapped { message, tag }
 }
@@ -420,24 +609,128 @@ fn strip_paste(mut line: &str) -> &str {
     while let Some(rest) = line.strip_prefix('>') {
         line = rest.strip_prefix(' ').unwrap_or(rest);
     }
-    line.trim_start_matches([' ', '\t'])
-        .trim_end_matches([' ', '\t'])
+    let mut line = line
+        .trim_start_matches([' ', '\t'])
+        .trim_end_matches([' ', '\t']);
+    // `<pre>log line` / `<code>` / `line</pre>`, pasted into a forum post as HTML.
+    for tag in ["<pre>", "<code>"] {
+        if let Some(rest) = line.strip_prefix(tag) {
+            line = rest;
+        }
+    }
+    for tag in ["</pre>", "</code>", "<br>", "<br/>"] {
+        if let Some(rest) = line.strip_suffix(tag) {
+            line = rest;
+        }
+    }
+    strip_source_string(line).trim_start_matches([' ', '\t'])
+}
+
+/// A log pasted into source code: `log = """first line`, `last line"""`, or one string per
+/// line, `"llama_print_timings: ... \n",`.
+fn strip_source_string(line: &str) -> &str {
+    let mut line = line;
+    for q in ["\"\"\"", "\x27\x27\x27"] {
+        let trimmed = line.trim_end_matches([')', ',', ';', ' ']);
+        if let Some(rest) = trimmed.strip_suffix(q) {
+            line = rest;
+        }
+        if let Some(i) = line.find(q) {
+            line = &line[i + q.len()..];
+        }
+    }
+    if line.starts_with('"') {
+        let body = line.trim_end_matches([',', ' ']);
+        if let Some(inner) = body.strip_suffix("\\n\"") {
+            return &inner[1..];
+        }
+    }
+    line
+}
+
+/// Removes what a terminal or a web page adds to a line's text: ANSI colour and cursor codes
+/// (kept when a coloured console is copied or `script` recorded it) and the HTML entities of a
+/// page's `<pre>` block. Borrowed when there is nothing to remove (nearly every line).
+pub fn clean(line: &str) -> Cow<'_, str> {
+    if !line.contains(['\x1b', '&']) {
+        return Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(i) = rest.find(['\x1b', '&']) {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        if let Some(after) = tail.strip_prefix("\x1b[") {
+            // CSI: parameters and intermediates, then one final byte in @..~.
+            let end = after
+                .bytes()
+                .position(|b| (0x40..=0x7e).contains(&b))
+                .map_or(after.len(), |p| p + 1);
+            rest = &after[end..];
+        } else if let Some(after) = tail.strip_prefix("\x1b]") {
+            // OSC (window titles, hyperlinks): up to BEL or ST.
+            let end = after
+                .find('\x07')
+                .map(|p| p + 1)
+                .or_else(|| after.find("\x1b\\").map(|p| p + 2))
+                .unwrap_or(after.len());
+            rest = &after[end..];
+        } else if let Some(after) = tail.strip_prefix('\x1b') {
+            rest = after;
+        } else {
+            let entity = [
+                ("&gt;", ">"),
+                ("&lt;", "<"),
+                ("&amp;", "&"),
+                ("&quot;", "\""),
+                ("&#39;", "'"),
+                ("&nbsp;", " "),
+            ]
+            .into_iter()
+            .find(|(e, _)| tail.starts_with(e));
+            let (text, len) = entity.map_or(("&", 1), |(e, r)| (r, e.len()));
+            out.push_str(text);
+            rest = &tail[len..];
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 fn strip_one(message: &str) -> Option<(Wrapper, Option<&str>, &str)> {
-    // A cheap gate: every wrapper starts with a digit, an uppercase level letter or a bracket.
+    // A cheap gate: every wrapper starts with a digit, a letter or a bracket.
     let first = message.as_bytes().first()?;
-    if !(first.is_ascii_digit() || first.is_ascii_uppercase() || *first == b'[') {
+    if !(first.is_ascii_alphanumeric() || *first == b'[') {
         return None;
     }
     for (w, shape) in SHAPES {
         let mut c = Cur::new(message);
         if let Some((tag, end)) = shape(&mut c) {
             let tag = tag.map(|(a, b)| c.text(a, b).trim());
-            return Some((*w, tag, c.text(end, c.s.len())));
+            let rest = c.text(end, c.s.len());
+            if accepts(*w, rest) {
+                return Some((*w, tag, rest));
+            }
         }
     }
     None
+}
+
+/// A second look at what a loose shape would leave. `name-1 | 4.2 | pp512 | ...` is a
+/// headerless table row, not a compose prefix: a compose line's message does not go on as a
+/// row of numbers (its own `|`s are llama.cpp's `slot ... | task 0 |` or system_info flags).
+fn accepts(w: Wrapper, rest: &str) -> bool {
+    match w {
+        Wrapper::DockerCompose => {
+            let first = rest.split('|').next().unwrap_or("").trim();
+            let numeric = !first.is_empty()
+                && first
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b' ' | b'-'));
+            !(numeric && rest.contains('|'))
+        }
+        _ => true,
+    }
 }
 
 /// True for the fence lines of a markdown code block, which carry no content.
@@ -463,7 +756,14 @@ mod tests {
             (Wrapper::LlamaTimestamps, r"^\d+\.\d\d\.\d{3}\.\d{3} [IWED] "),
             (Wrapper::Glog, r"^[IWEF]\d{4} \d\d:\d\d:[\d.]+\s+\d+ (?P<tag>[\w.]+):\d+\] "),
             (Wrapper::OnnxRuntime, r"^(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ )?\[[VIWEF]:onnxruntime:[^,\]]*,\s*(?P<tag>[^\]]*)\]\s*"),
+            (Wrapper::Journald, r"^(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d+ \d\d:\d\d:\d\d(?:\.\d+)?)\s+[^\s:]+ (?P<tag>[^\s\[:\]]+)(?:\[\d+\])?:\s*"),
+            (Wrapper::LmStudio, r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?\]\s*\[(?:DEBUG|INFO|WARNING|WARN|ERROR)\]\s*(?:\[LM STUDIO SERVER\]\s*)?"),
             (Wrapper::Timestamp, r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?\s+(?:\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|[VDIWEF])\]?\s+)?"),
+            (Wrapper::ProcessId, r"^\[\d+(?::\d+)?\]\s+"),
+            (Wrapper::Kubectl, r"^\[pod/(?P<tag>[^\s\]]+)\]\s+"),
+            (Wrapper::PythonLogging, r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):(?P<tag>[0-9A-Za-z_.-]+): ?"),
+            (Wrapper::Level, r"^(?:\[(?:TRACE|DEBUG|INFO|WARNING|WARN|ERROR|FATAL|CRITICAL)\]|(?:TRACE|DEBUG|INFO|WARNING|WARN|ERROR|FATAL|CRITICAL):)\s+"),
+            (Wrapper::DockerCompose, r"^(?P<tag>[0-9A-Za-z_.-]*[-_]\d+)\s+\| ?"),
         ]
         .into_iter()
         // The matchers take digits and spaces to be ASCII, and any non-ASCII char as a word char.
@@ -483,12 +783,15 @@ mod tests {
         message: &'a str,
     ) -> Option<(Wrapper, Option<&'a str>, &'a str)> {
         let first = message.as_bytes().first()?;
-        if !(first.is_ascii_digit() || first.is_ascii_uppercase() || *first == b'[') {
+        if !(first.is_ascii_alphanumeric() || *first == b'[') {
             return None;
         }
         oracle.iter().find_map(|(w, re)| {
             let c = re.captures(message)?;
             let end = c.get(0)?.end();
+            if !accepts(*w, &message[end..]) {
+                return None;
+            }
             Some((
                 *w,
                 c.name("tag").map(|m| m.as_str().trim()),
@@ -535,6 +838,14 @@ mod tests {
             "[2025-06-02 18:20:11] INFO  engine: x", "2025-06-02T18:20:11.5+08:00 WARNING x",
             "2025-06-02T18:20:11Z [WARN] x", "2025-06-02 18:20:11,123 E x", "2025-06-02 18:20:11 Info x",
             "2025-06-02 18:20:11-0700 x", "2025-06-02 18:20:11WARN x", "[2025-06-02 18:20:11]  [ERROR]  x",
+            "May 01 12:00:00 host ollama[123]: msg", "Dec  1 09:10:11.123456 box llama-server: x",
+            "2024-05-01T12:00:00+0000 host ollama[123]: msg", "2024-05-01T12:00:00.5Z h a: b",
+            "[1234] llama_print_timings: x", "[1234:5678] msg", "[pod/llama-0/server] x",
+            "INFO:root:msg", "WARNING:__main__: x", "INFO:     127.0.0.1", "[WARN] x", "ERROR: x",
+            "llama-server-1  | msg", "proj_svc_12 |x", "svc-1  | | model | size |", "x-1 | 4 | pp512 |",
+            "llama-1  | slot print_timing: id  0 | task 0 |", "q-1 | 3.5 GiB | 7 B |",
+            "[2024-05-20 13:45:12.123][INFO][LM STUDIO SERVER] x", "[2024-05-20 13:45:12] [DEBUG] llama_model_loader: x",
+            "[2024-05-20 13:45:12.5] [WARNING]x",
         ];
         for seed in seeds {
             for cut in 0..=seed.len() {

@@ -45,8 +45,6 @@ struct Re {
     kv_self: Regex,
     compute_total: Regex,
     mem_required: Regex,
-    threads: Regex,
-    flag: Regex,
     threadpool: Regex,
     timing: Regex,
     load_time: Regex,
@@ -110,8 +108,6 @@ fn re() -> &'static Re {
             kv_self: r(r"^llama_new_context_with_model:\s+kv self size\s+=\s+([\d.]+) MB"),
             compute_total: r(r"^llama_new_context_with_model:\s+compute buffer total size\s+=\s+([\d.]+) MB"),
             mem_required: r(r"^(?:llm_load_tensors|llama_model_load_internal):\s+mem required\s+=\s+([\d.]+) MB"),
-            threads: r(r"n_threads\s*=\s*(\d+)(?:\s*\(n_threads_batch\s*=\s*(\d+)\))?\s*/\s*(\d+)"),
-            flag: r(r"([A-Za-z][A-Za-z0-9_]*)\s*=\s*(\d+)\s*$"),
             threadpool: r(r"llama threadpool init, n_threads = (\d+)"),
             timing: r(r#"(?:^|[:|"]\s*)(prompt eval time|generation eval time|eval time)\s*=\s*([\d.]+)\s*ms\s*/\s*(\d+)\s*(?:tokens|runs)\s*\(\s*([\d.]+)\s*ms per token(?:,\s*([\w.+-]+)\s*tokens per second)?"#),
             load_time: r(r"^(?:llama_perf_context_print|llama_print_timings|main):\s+load time\s*=\s*([\d.]+)\s*ms"),
@@ -165,56 +161,6 @@ pub struct LlamaCpp {
 }
 
 impl LlamaCpp {
-    fn system_info(&self, msg: &str, at: u64, runs: &mut RunCollector) {
-        let r = re();
-        let run = runs.run(FW, at);
-        if let Some(c) = cap(&r.threads, msg) {
-            run.n_threads = c.get(1).and_then(|m| m.as_str().parse().ok());
-            run.n_threads_batch = c.get(2).and_then(|m| m.as_str().parse().ok());
-            run.hw_threads = c.get(3).and_then(|m| m.as_str().parse().ok());
-        }
-        let mut any_zero = false;
-        let mut flags = Vec::new();
-        for seg in msg.split('|') {
-            if seg.contains("n_threads") {
-                continue;
-            }
-            if let Some(c) = cap(&r.flag, seg.trim()) {
-                let name = c[1].to_string();
-                match &c[2] {
-                    "0" => {
-                        any_zero = true;
-                        flags.push((name, false));
-                    }
-                    "1" => flags.push((name, true)),
-                    _ => {} // SVE_CNT = 16 and the like: a size, not a flag
-                }
-            }
-        }
-        let new_style = msg.contains("CPU :") && !any_zero;
-        let arm = flags.iter().any(|(n, on)| *on && n == "NEON");
-        let x86 = flags
-            .iter()
-            .any(|(n, on)| *on && matches!(n.as_str(), "SSE3" | "AVX" | "AVX2"));
-        for (n, on) in flags {
-            run.cpu_features.insert(n, on);
-        }
-        // Since the CPU-backend split (Nov 2024, b4216 on) only enabled features are listed, so
-        // a missing flag is off; before, every flag was printed with 0 or 1.
-        if new_style {
-            let implied: &[&str] = if arm {
-                &["DOTPROD", "MATMUL_INT8", "SVE"]
-            } else if x86 {
-                &["AVX", "AVX2", "AVX_VNNI", "AVX512", "F16C", "FMA"]
-            } else {
-                &[]
-            };
-            for f in implied {
-                run.cpu_features.entry((*f).to_string()).or_insert(false);
-            }
-        }
-    }
-
     fn bench_row(&mut self, row: bench_table::Row, at: u64, runs: &mut RunCollector) {
         let other_model = runs.open(FW).is_some_and(|r| {
             r.model.is_some() && row.model.is_some() && r.model != row.model && !r.bench.is_empty()
@@ -403,6 +349,13 @@ fn clean_quant(s: &str) -> String {
 impl FrameworkParser for LlamaCpp {
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
         let r = re();
+        // whisper.cpp prints ggml's device lines and llama.cpp's system_info too: inside its run
+        // they are its facts, not a llama.cpp run's.
+        if super::whisper_cpp::owns(msg)
+            || (runs.open(Framework::WhisperCpp).is_some() && !msg.starts_with("llama"))
+        {
+            return;
+        }
         if !r.gate.is_match(msg) {
             self.rows(msg, at, runs);
             return;
@@ -453,7 +406,7 @@ impl FrameworkParser for LlamaCpp {
             || (msg.starts_with("AVX = ") && msg.contains(" | "))
         {
             if msg.contains(" = ") {
-                self.system_info(msg, at, runs);
+                super::system_info::read(FW, msg, at, runs);
             }
             return;
         }

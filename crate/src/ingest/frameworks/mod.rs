@@ -12,14 +12,18 @@ pub mod executorch;
 pub mod generic_timings;
 pub mod genie;
 pub mod json_block;
+pub mod koboldcpp;
 pub mod llama_cpp;
 pub mod mediapipe;
 pub mod mlc_llm;
+pub mod mlx_lm;
 pub mod mnn;
 pub mod ncnn;
 pub mod onnxruntime;
 pub mod runs;
+pub mod system_info;
 pub mod tflite;
+pub mod whisper_cpp;
 
 use crate::evidence::Framework;
 use crate::evidence::Run;
@@ -68,6 +72,18 @@ pub const PARSERS: &[Spec] = &[
     Spec {
         keywords: &[ncnn::KEYWORDS],
         make: |_| Box::new(ncnn::Ncnn),
+    },
+    Spec {
+        keywords: &[whisper_cpp::KEYWORDS],
+        make: |_| Box::new(whisper_cpp::WhisperCpp),
+    },
+    Spec {
+        keywords: &[koboldcpp::KEYWORDS],
+        make: |_| Box::new(koboldcpp::Koboldcpp),
+    },
+    Spec {
+        keywords: &[mlx_lm::KEYWORDS],
+        make: |_| Box::new(mlx_lm::MlxLm::default()),
     },
     // Last: it reads only the lines that none of the above took.
     Spec {
@@ -127,7 +143,7 @@ impl Frameworks {
 
     /// True when `message` may open an embedded JSON document.
     pub fn may_open_block(message: &str) -> bool {
-        message.trim_start().starts_with(['{', '['])
+        message.trim_start().starts_with(['{', '[']) || message.contains("{\"")
     }
 
     /// Feeds one message to the parsers in `mask` (to all of them inside a block or when the
@@ -161,7 +177,12 @@ impl Frameworks {
     }
 
     /// The runs found, each completed by its framework's last decisions.
-    pub fn finish(self) -> runs::Collected {
+    pub fn finish(mut self) -> runs::Collected {
+        if let Some(doc) = self.json.salvage() {
+            for p in &mut self.parsers {
+                p.doc(&doc, &mut self.runs);
+            }
+        }
         let mut collected = self.runs.finish();
         for r in &mut collected.runs {
             finalize(r);

@@ -143,7 +143,12 @@ impl FrameworkParser for OnnxRuntime {
             }
         }
         if msg.contains("benchmark") || msg.contains("genai") || msg.starts_with("Model path") {
-            if let Some(c) = cap(&r.model, msg) {
+            // `python -m mlx_lm.benchmark` names a Python module, not an ONNX model folder.
+            let module = |c: &regex::Captures| {
+                let before = msg[..c.get(0).map_or(0, |m| m.start())].trim_end();
+                before.ends_with("python") || before.ends_with("python3")
+            };
+            if let Some(c) = cap(&r.model, msg).filter(|c| !module(c)) {
                 let run = runs.run(FW, at);
                 run.model.get_or_insert(c[1].to_string());
                 if run.quant.is_none() {

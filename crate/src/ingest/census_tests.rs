@@ -1,0 +1,175 @@
+//! The census rows of `docs/formats/*.md` put through every wrapper a paste can carry: each
+//! producer line, with numbers of several widths and precisions from a seeded generator, must
+//! give the same run facts bare and wrapped, and must give the fact its row names.
+
+use crate::evidence::{Evidence, Framework, Run};
+use crate::ingest::lines::LineSplitter;
+use crate::ingest::log::LogParser;
+use crate::ingest::LineParser;
+
+/// One census row: the producer's line shape (`{f}` a decimal, `{i}` an integer) and the fact it
+/// must give.
+struct Row {
+    producer: &'static str,
+    shape: &'static str,
+    fact: fn(&Run) -> bool,
+}
+
+const ROWS: &[Row] = &[
+    Row { producer: "llama.cpp 2024+ llama_perf_context_print", shape: "llama_perf_context_print:        eval time = {f} ms / {i} runs   ( {f} ms per token, {f} tokens per second)", fact: |r| r.decode.is_some() },
+    Row { producer: "llama.cpp 2023-24 llama_print_timings", shape: "llama_print_timings: prompt eval time = {f} ms / {i} tokens ( {f} ms per token, {f} tokens per second)", fact: |r| r.prefill.is_some() },
+    Row { producer: "llama.cpp 2023 main predict time", shape: "main: predict time = {f} ms / {f} ms per token", fact: |r| r.decode.is_some() },
+    Row { producer: "llama.cpp load time", shape: "llama_perf_context_print:        load time = {f} ms", fact: |r| r.load_ms.is_some() },
+    Row { producer: "llama.cpp server print_timing", shape: "       eval time = {f} ms / {i} tokens ( {f} ms per token, {f} tokens per second)", fact: |r| r.decode.is_some() },
+    Row { producer: "llama.cpp build banner", shape: "build: {i} (6eecde3c) with clang version 17.0.2 for aarch64-linux-android", fact: |r| r.build.is_some() },
+    Row { producer: "llama.cpp 2023 build", shape: "main: build = {i} (abcdef1)", fact: |r| r.build.is_some() },
+    Row { producer: "llama.cpp system_info, all flags", shape: "system_info: n_threads = {i} / {i} | AVX = 1 | AVX2 = 0 | NEON = 1 | ARM_FMA = 1 | F16C = 0 |", fact: |r| r.n_threads.is_some() && r.cpu_features.get("AVX2") == Some(&false) },
+    Row { producer: "llama.cpp system_info, only enabled", shape: "system_info: n_threads = {i} (n_threads_batch = {i}) / {i} | CPU : NEON = 1 | ARM_FMA = 1 | FP16_VA = 1 | DOTPROD = 1 |", fact: |r| r.hw_threads.is_some() && r.cpu_features.get("DOTPROD") == Some(&true) },
+    Row { producer: "llama.cpp print_info file size", shape: "print_info: file size   = {f} GiB ({f} BPW)", fact: |r| r.model_bytes.is_some() },
+    Row { producer: "llama.cpp buffer size", shape: "load_tensors:   CPU_Mapped model buffer size = {f} MiB", fact: |r| !r.buffers_mib.is_empty() },
+    Row { producer: "llama.cpp loader tensor types", shape: "llama_model_loader: - type q4_0:  {i} tensors", fact: |r| !r.tensor_types.is_empty() },
+    Row { producer: "llama-bench jsonl", shape: "{\"build_commit\": \"3bcd40b3\", \"build_number\": {i}, \"n_prompt\": 0, \"n_gen\": 128, \"avg_ts\": {f}, \"n_threads\": {i}}", fact: |r| !r.bench.is_empty() },
+    Row { producer: "whisper.cpp print_timings", shape: "whisper_print_timings:   encode time = {f} ms / {i} runs ( {f} ms per run)", fact: |r| r.stages.contains_key("encode") && r.decode.is_none() },
+    Row { producer: "koboldcpp summary", shape: "CtxLimit:{i}/4096, Amt:{i}/512, Init:{f}s, Process:{f}s ({f}ms/T = {f}T/s), Generate:{f}s ({f}ms/T = {f}T/s), Total:{f}s ({f}T/s)", fact: |r| r.decode.is_some() && r.prefill.is_some() },
+    Row { producer: "mlx-lm generate", shape: "Generation: {i} tokens, {f} tokens-per-sec", fact: |r| r.decode.is_some() },
+];
+
+/// An envelope: its name, and what it makes of a producer's line.
+type Wrap = (&'static str, fn(&str) -> String);
+
+/// The envelopes, as functions of the producer's line.
+fn wrappers() -> Vec<Wrap> {
+    vec![
+        ("bare", |l| l.to_string()),
+        ("logcat threadtime", |l| {
+            format!("05-01 12:00:00.123  4321  4390 I llama-android: {l}")
+        }),
+        ("logcat brief", |l| format!("I/llama   ( 4321): {l}")),
+        ("android studio", |l| {
+            format!("2024-05-01 12:00:00.123  4321-4390  llama  com.example.app  I  {l}")
+        }),
+        ("llama common log", |l| format!("0.01.912.551 I {l}")),
+        ("glog", |l| {
+            format!("I0501 12:00:00.123456  1234 runner.cc:88] {l}")
+        }),
+        ("journald", |l| {
+            format!("May 01 12:00:00 host llama-server[123]: {l}")
+        }),
+        ("journald iso", |l| {
+            format!("2024-05-01T12:00:00+0000 host ollama[123]: {l}")
+        }),
+        ("pid", |l| format!("[41873] {l}")),
+        ("pid:tid", |l| format!("[41873:41901] {l}")),
+        ("iso timestamp + level", |l| {
+            format!("2024-05-01 12:00:00.123 INFO {l}")
+        }),
+        ("docker compose", |l| {
+            format!("\x1b[36mllama-1  |\x1b[0m {l}")
+        }),
+        ("docker compose v1", |l| format!("llm_llama_1  | {l}")),
+        ("kubectl", |l| format!("[pod/llama-0/server] {l}")),
+        ("python logging", |l| format!("INFO:root:{l}")),
+        ("markdown quote", |l| format!("> {l}")),
+        ("indent", |l| format!("    {l}")),
+        ("html pre", |l| format!("<pre>{l}</pre>")),
+        ("triple-quoted", |l| format!("log = \"\"\"{l}")),
+        ("ansi colour", |l| format!("\x1b[1m\x1b[32m{l}\x1b[0m")),
+        ("docker + common log", |l| {
+            format!("llama-1  | 0.00.123.456 I {l}")
+        }),
+        ("journald + pid", |l| {
+            format!("May 01 12:00:00 host app[9]: [123] {l}")
+        }),
+        ("lm studio", |l| {
+            format!("[2024-05-20 13:45:12.123][INFO][LM STUDIO SERVER] {l}")
+        }),
+        ("lm studio debug", |l| {
+            format!("[2024-05-20 13:45:12.123] [DEBUG] {l}")
+        }),
+    ]
+}
+
+/// A small LCG: the same numbers on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    /// A decimal as printf pads it: 0 to 3 decimals, left-padded to a random width.
+    fn decimal(&mut self) -> String {
+        let v = (self.next() % 100_000) as f64 / 10.0 + 0.5;
+        let prec = (self.next() % 4) as usize;
+        let width = (self.next() % 9) as usize;
+        format!("{v:>width$.prec$}")
+    }
+    fn integer(&mut self) -> String {
+        let v = 1 + self.next() % 5000;
+        let width = (self.next() % 6) as usize;
+        format!("{v:>width$}")
+    }
+}
+
+fn fill(shape: &str, rng: &mut Rng) -> String {
+    let mut out = String::new();
+    let mut rest = shape;
+    while let Some(i) = rest.find(['{']) {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        if let Some(t) = tail.strip_prefix("{f}") {
+            out.push_str(&rng.decimal());
+            rest = t;
+        } else if let Some(t) = tail.strip_prefix("{i}") {
+            out.push_str(rng.integer().trim_start());
+            rest = t;
+        } else {
+            out.push('{');
+            rest = &tail[1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn runs_of(text: &str) -> Vec<Run> {
+    let mut ev = Evidence::default();
+    let id = ev.add_input("census");
+    let mut p = LogParser::new(id, "census", Some(Framework::LlamaCpp));
+    let mut s = LineSplitter::new();
+    s.push(text.as_bytes(), &mut |l| p.line(l, &mut ev));
+    s.finish(&mut |l| p.line(l, &mut ev));
+    p.finish(&mut ev);
+    ev.runs
+}
+
+#[test]
+fn every_census_row_reads_the_same_through_every_wrapper() {
+    let mut rng = Rng(0x5eed_2026);
+    let wrappers = wrappers();
+    for row in ROWS {
+        for _ in 0..6 {
+            let line = fill(row.shape, &mut rng);
+            // A noise line first, so the row is never the file's only line.
+            let bare = runs_of(&format!("starting\n{line}\n"));
+            assert!(
+                bare.iter().any(row.fact),
+                "{}: {line:?} gives {bare:?}",
+                row.producer
+            );
+            let want = format!("{bare:?}");
+            for (name, wrap) in &wrappers {
+                let got = runs_of(&format!("{}\n{}\n", wrap("starting"), wrap(&line)));
+                assert_eq!(
+                    format!("{got:?}"),
+                    want,
+                    "{} through {name}: {line:?}",
+                    row.producer
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! koboldcpp, a llama.cpp fork with its own console: the per-request summary in its three
+//! spellings (`Time Taken - Processing:…` in 2023, `ContextLimit: …, Processing:…, Generation:…`
+//! in January 2024, `CtxLimit:…[, Amt:N/M][, Init:…s], Process:…s (…ms/T = …T/s),
+//! Generate:…s (…ms/T = …T/s), Total:…` since), its `System Info:` flags and the thread count
+//! it announces. The llama.cpp loader lines it also prints are llama.cpp's reader's; the facts
+//! land in the same llama.cpp run. The `\r`-overwritten `Processing Prompt [BLAS] (N / N tokens)`
+//! and `Generating (N / M tokens)` progress lines carry no time and are left to the summary.
+
+use super::cap;
+use super::runs::{num, phase, PhaseKind, RunCollector};
+use super::FrameworkParser;
+use crate::evidence::Framework;
+use regex::Regex;
+use std::sync::OnceLock;
+
+const FW: Framework = Framework::LlamaCpp;
+
+struct Re {
+    process: Regex,
+    generate: Regex,
+    amount: Regex,
+    threads: Regex,
+}
+
+/// Literals at least one of which every line this parser reads contains.
+pub const KEYWORDS: &[&str] = &["ms/T", "System Info:", "Threads: ", "Threads="];
+
+fn re() -> &'static Re {
+    static R: OnceLock<Re> = OnceLock::new();
+    R.get_or_init(|| {
+        let r = |p: &str| Regex::new(p).expect("koboldcpp pattern compiles");
+        Re {
+            process: r(r"\bProcess(?:ing)?:\s*([\d.]+)s\s*\(\s*([\d.]+)\s*ms/T(?:\s*=\s*([\d.]+)\s*T/s)?\)"),
+            generate: r(r"\bGenerat(?:e|ion):\s*([\d.]+)s\s*\(\s*([\d.]+)\s*ms/T(?:\s*=\s*([\d.]+)\s*T/s)?\)"),
+            amount: r(r"\bAmt:\s*(\d+)/(\d+)"),
+            threads: r(r"^(?:Auto Set Threads: (\d+)|.*\bThreads[=:] ?(\d+)\b)"),
+        }
+    })
+}
+
+#[derive(Default)]
+pub struct Koboldcpp;
+
+impl FrameworkParser for Koboldcpp {
+    fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
+        let r = re();
+        if msg.contains("ms/T") {
+            let generated = cap(&r.amount, msg).and_then(|c| c[1].parse::<u64>().ok());
+            let mut seen = false;
+            for (re, kind) in [
+                (&r.process, PhaseKind::Prefill),
+                (&r.generate, PhaseKind::Decode),
+            ] {
+                let Some(c) = cap(re, msg) else { continue };
+                let secs = num(&c[1]);
+                let ms_per_token = num(&c[2]);
+                let tok_s = c.get(3).and_then(|m| num(m.as_str()));
+                let ms = secs.map(|s| s * 1000.0);
+                // Only `Amt` says how many tokens were generated; the prompt's count follows from
+                // its time and ms per token, so it is left unset rather than rounded.
+                let tokens = match kind {
+                    PhaseKind::Decode => generated,
+                    PhaseKind::Prefill => None,
+                };
+                runs.phase(FW, at, kind, phase(tokens, ms, ms_per_token, tok_s));
+                seen = true;
+            }
+            if seen {
+                return;
+            }
+        }
+        if let Some(rest) = msg.strip_prefix("System Info: ") {
+            super::system_info::read(FW, &format!("system_info: {rest}"), at, runs);
+            return;
+        }
+        if msg.contains("Threads") {
+            if let Some(c) = cap(&r.threads, msg) {
+                let n = c.get(1).or(c.get(2)).and_then(|m| m.as_str().parse().ok());
+                if let Some(n) = n {
+                    runs.run(FW, at).n_threads = Some(n);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ingest::frameworks::{Frameworks, ALL_PARSERS};
+
+    fn parse(text: &str) -> Vec<crate::evidence::Run> {
+        let mut f = Frameworks::new("t", None);
+        for (i, l) in text.lines().enumerate() {
+            f.line(
+                crate::ingest::wrapper::unwrap(l).message,
+                i as u64 + 1,
+                ALL_PARSERS,
+            );
+        }
+        f.finish().runs
+    }
+
+    #[test]
+    fn each_era_of_the_summary_line() {
+        let lines = [
+            ("CtxLimit:1422/4096, Amt:200/512, Init:0.02s, Process:1.87s (1.5ms/T = 651.87T/s), Generate:9.46s (47.3ms/T = 21.14T/s), Total:11.33s (17.65T/s)", 651.87, 21.14, Some(200)),
+            ("CtxLimit:900/2048, Amt:120/120, Process:3.10s (4.1ms/T = 243.90T/s), Generate:8.00s (66.7ms/T = 15.00T/s), Total:11.10s (10.81T/s)", 243.9, 15.0, Some(120)),
+            ("CtxLimit: 512/2048, Process:0.90s (2.3ms/T = 434.78T/s), Generate:6.40s (64.0ms/T = 15.62T/s), Total:7.30s (13.70T/s)", 434.78, 15.62, None),
+            ("ContextLimit: 512/2048, Processing:0.90s (2.3ms/T), Generation:6.40s (64.0ms/T), Total:7.30s (73.0ms/T = 13.70T/s)", 1000.0 / 2.3, 1000.0 / 64.0, None),
+            ("Time Taken - Processing:1.2s (6ms/T), Generation:8.0s (80ms/T), Total:9.2s", 1000.0 / 6.0, 12.5, None),
+        ];
+        for (line, pp, tg, amt) in lines {
+            let text = format!("Processing Prompt [BLAS] (200 / 200 tokens)\nGenerating (12 / 200 tokens)\n{line}\n");
+            let runs = parse(&text);
+            assert_eq!(runs.len(), 1, "{line}: {runs:?}");
+            let r = &runs[0];
+            let (p, d) = (r.prefill.as_ref().unwrap(), r.decode.as_ref().unwrap());
+            assert!((p.tok_s.unwrap() - pp).abs() < 0.01, "{line}: {p:?}");
+            assert!((d.tok_s.unwrap() - tg).abs() < 0.01, "{line}: {d:?}");
+            assert_eq!(d.tokens, amt, "{line}");
+        }
+    }
+
+    #[test]
+    fn system_info_and_threads() {
+        let text = "\
+Auto Set Threads: 6
+System Info: AVX = 1 | AVX_VNNI = 0 | AVX2 = 1 | AVX512 = 0 | FMA = 1 | NEON = 0 | F16C = 1 |
+CtxLimit:300/2048, Amt:50/512, Init:0.01s, Process:0.40s (1.3ms/T = 750.00T/s), Generate:2.50s (50.0ms/T = 20.00T/s), Total:2.90s (17.24T/s)
+";
+        let runs = parse(text);
+        assert_eq!(runs.len(), 1, "{runs:?}");
+        assert_eq!(runs[0].n_threads, Some(6));
+        assert_eq!(runs[0].cpu_features.get("AVX512"), Some(&false));
+        assert_eq!(runs[0].cpu_features.get("AVX2"), Some(&true));
+    }
+}

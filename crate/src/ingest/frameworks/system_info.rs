@@ -1,0 +1,76 @@
+//! llama.cpp's `system_info` line, which its siblings print too (whisper.cpp, koboldcpp's
+//! `System Info:`): threads, and the CPU features in each era's spelling.
+
+use super::cap;
+use super::runs::RunCollector;
+use crate::evidence::Framework;
+use regex::Regex;
+use std::sync::OnceLock;
+
+struct Re {
+    threads: Regex,
+    flag: Regex,
+}
+
+fn re() -> &'static Re {
+    static R: OnceLock<Re> = OnceLock::new();
+    R.get_or_init(|| {
+        let r = |p: &str| Regex::new(p).expect("system_info pattern compiles");
+        Re {
+            threads: r(r"n_threads\s*=\s*(\d+)(?:\s*\(n_threads_batch\s*=\s*(\d+)\))?\s*/\s*(\d+)"),
+            flag: r(r"([A-Za-z][A-Za-z0-9_]*)\s*=\s*(\d+)\s*$"),
+        }
+    })
+}
+
+/// llama.cpp's `system_info` line (and its siblings', which print the same flags): threads, and
+/// the CPU features in each era's spelling, into the open run of `fw`.
+pub fn read(fw: Framework, msg: &str, at: u64, runs: &mut RunCollector) {
+    let r = re();
+    let run = runs.run(fw, at);
+    if let Some(c) = cap(&r.threads, msg) {
+        run.n_threads = c.get(1).and_then(|m| m.as_str().parse().ok());
+        run.n_threads_batch = c.get(2).and_then(|m| m.as_str().parse().ok());
+        run.hw_threads = c.get(3).and_then(|m| m.as_str().parse().ok());
+    }
+    let mut any_zero = false;
+    let mut flags = Vec::new();
+    for seg in msg.split('|') {
+        if seg.contains("n_threads") {
+            continue;
+        }
+        if let Some(c) = cap(&r.flag, seg.trim()) {
+            let name = c[1].to_string();
+            match &c[2] {
+                "0" => {
+                    any_zero = true;
+                    flags.push((name, false));
+                }
+                "1" => flags.push((name, true)),
+                _ => {} // SVE_CNT = 16 and the like: a size, not a flag
+            }
+        }
+    }
+    let new_style = msg.contains("CPU :") && !any_zero;
+    let arm = flags.iter().any(|(n, on)| *on && n == "NEON");
+    let x86 = flags
+        .iter()
+        .any(|(n, on)| *on && matches!(n.as_str(), "SSE3" | "AVX" | "AVX2"));
+    for (n, on) in flags {
+        run.cpu_features.insert(n, on);
+    }
+    // Since the CPU-backend split (Nov 2024, b4216 on) only enabled features are listed, so
+    // a missing flag is off; before, every flag was printed with 0 or 1.
+    if new_style {
+        let implied: &[&str] = if arm {
+            &["DOTPROD", "MATMUL_INT8", "SVE"]
+        } else if x86 {
+            &["AVX", "AVX2", "AVX_VNNI", "AVX512", "F16C", "FMA"]
+        } else {
+            &[]
+        };
+        for f in implied {
+            run.cpu_features.entry((*f).to_string()).or_insert(false);
+        }
+    }
+}
