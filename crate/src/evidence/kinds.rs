@@ -17,6 +17,8 @@ pub enum Framework {
     Executorch,
     Qnn,
     Ncnn,
+    /// ollama's server log and `ollama ps`; the llama.cpp lines its runner relays join its runs.
+    Ollama,
     /// Timings read by the generic reader from a log no framework parser knows.
     Unknown,
 }
@@ -34,6 +36,7 @@ impl Framework {
             Framework::Executorch => "executorch",
             Framework::Qnn => "qnn",
             Framework::Ncnn => "ncnn",
+            Framework::Ollama => "ollama",
             Framework::Unknown => "unknown",
         }
     }
@@ -49,6 +52,7 @@ impl Framework {
             Framework::Executorch => "ExecuTorch",
             Framework::Qnn => "QNN / Genie",
             Framework::Ncnn => "ncnn",
+            Framework::Ollama => "ollama",
             Framework::Unknown => "unknown",
         }
     }

@@ -17,6 +17,7 @@ pub mod mediapipe;
 pub mod mlc_llm;
 pub mod mnn;
 pub mod ncnn;
+pub mod ollama;
 pub mod onnxruntime;
 pub mod runs;
 pub mod tflite;
@@ -36,6 +37,10 @@ pub const PARSERS: &[Spec] = &[
     Spec {
         keywords: &[llama_cpp::KEYWORDS, TABLE_ROWS, &["build_commit,"]],
         make: |_| Box::new(llama_cpp::LlamaCpp::default()),
+    },
+    Spec {
+        keywords: &[ollama::KEYWORDS],
+        make: |_| Box::new(ollama::Ollama::default()),
     },
     Spec {
         keywords: &[mnn::KEYWORDS, TABLE_ROWS],
@@ -171,7 +176,7 @@ impl Frameworks {
 }
 
 fn finalize(run: &mut Run) {
-    if run.framework == Some(Framework::LlamaCpp) {
+    if matches!(run.framework, Some(Framework::LlamaCpp | Framework::Ollama)) {
         llama_cpp::finalize(run);
     }
 }
