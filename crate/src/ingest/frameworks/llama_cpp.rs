@@ -60,6 +60,7 @@ struct Re {
     offloaded: Regex,
     offloading: Regex,
     ngl: Regex,
+    n_layer: Regex,
 }
 
 /// Literals at least one of which every line this parser reads contains (its first, cheap
@@ -137,6 +138,7 @@ fn re() -> &'static Re {
             offloaded: r(r"offloaded (\d+)/(\d+) layers to GPU"),
             // 2023: `[cublas] offloading 32 layers to GPU`, then `offloading 32 repeating layers`.
             offloading: r(r"(?i:\[(?:cublas|opencl|clblast|metal|sycl)\] )?offloading (\d+) (?:repeating )?layers to GPU"),
+            n_layer: r(r"^(?:llama_model_load_internal|llm_load_print_meta|print_info):\s+n_layer\s+=\s+(\d+)\s*$"),
             ngl: r(r#"(?:(?:^|\s)(?:-ngl|--n-gpu-layers|--gpu-layers)[\s=]+|n_gpu_layers"?\s*[=:]\s*)(-?\d+)"#),
         }
     })
@@ -176,6 +178,8 @@ pub struct LlamaCpp {
     csv_cols: Option<Vec<String>>,
     /// The quant came from `general.file_type` only; a `file type` line replaces it.
     quant_from_kv: bool,
+    /// `n_layer = 40`: the layer count that the 2023 `[cublas] offloading 20 layers` leaves out.
+    n_layer: Option<u32>,
 }
 
 impl LlamaCpp {
@@ -586,7 +590,11 @@ impl FrameworkParser for LlamaCpp {
             runs.run(FW, at).params = num(&c[1]).map(|v| v * mul);
             return;
         }
-        if placement(msg, at, runs) {
+        if let Some(c) = cap_if(msg.contains("n_layer"), &r.n_layer, msg) {
+            self.n_layer = c[1].parse().ok();
+            return;
+        }
+        if placement(msg, at, runs, self.n_layer) {
             return;
         }
         if msg.contains("buffer size") {
@@ -633,9 +641,13 @@ impl FrameworkParser for LlamaCpp {
                 .or_else(|| cap(&r.metal, msg).map(|c| c[1].to_string()))
                 .or_else(|| {
                     let c = cap(&r.using_device, msg)?;
+                    // One line per device, summed; ollama's own figure (taken before it
+                    // started the runner that prints these) is the one its placement used.
                     if let Some(free) = c[3].parse::<u64>().ok().map(|m| m * 1024 * 1024) {
                         let o = offload(runs.run(FW, at));
-                        o.vram_free_bytes = Some(o.vram_free_bytes.unwrap_or(0) + free);
+                        if o.library.is_none() {
+                            o.vram_free_bytes = Some(o.vram_free_bytes.unwrap_or(0) + free);
+                        }
                     }
                     Some(format!("{} ({})", &c[1], &c[2]))
                 })
@@ -693,11 +705,12 @@ pub fn quote_placement(o: &mut Offload, at: u64, msg: &str, decisive: bool) {
 /// Where the layers went (`offloaded N/M layers to GPU` in every era, the 2023 `[cublas]
 /// offloading N layers`), what was asked (`-ngl`), and why no GPU took any (a build without a
 /// GPU backend, or a GPU build that found none). True when the line was one of these.
-fn placement(msg: &str, at: u64, runs: &mut RunCollector) -> bool {
+fn placement(msg: &str, at: u64, runs: &mut RunCollector, n_layer: Option<u32>) -> bool {
     let r = re();
     if let Some(c) = cap_if(msg.contains("offloaded"), &r.offloaded, msg) {
         let o = offload(runs.run(FW, at));
-        let decisive = o.model_layers.is_none();
+        // ollama's own `offload to` line, with the memory behind it, stays the quote.
+        let decisive = o.library.is_none();
         o.gpu_layers = c[1].parse().ok();
         o.model_layers = c[2].parse().ok();
         quote_placement(o, at, msg, decisive);
@@ -705,8 +718,10 @@ fn placement(msg: &str, at: u64, runs: &mut RunCollector) -> bool {
     }
     if let Some(c) = cap_if(msg.contains("offloading"), &r.offloading, msg) {
         let o = offload(runs.run(FW, at));
-        if o.model_layers.is_none() {
+        // The count of that era is of the repeating layers only, so `n_layer` is its whole.
+        if o.model_layers.is_none() || o.model_layers == n_layer {
             o.gpu_layers = c[1].parse().ok();
+            o.model_layers = n_layer;
             quote_placement(o, at, msg, false);
         }
         return true;
@@ -895,6 +910,52 @@ prompt eval time =     100.00 ms /    10 tokens (   10.00 ms per token,   100.00
             "the offload line is its first fact"
         );
         assert_eq!(runs[1].line_start, Some(6));
+    }
+
+    #[test]
+    fn layer_placement_in_every_era() {
+        let placed = |text: &str| {
+            let runs = parse(text);
+            let o = runs[0].offload.clone().unwrap_or_default();
+            (o.gpu_layers, o.model_layers, o.line)
+        };
+        assert_eq!(
+            placed(
+                "llama_model_load_internal: n_layer    = 40
+llama_model_load_internal: [cublas] offloading 20 layers to GPU
+llama_model_load_internal: [cublas] total VRAM used: 3475 MB"
+            ),
+            (Some(20), Some(40), Some(2))
+        );
+        assert_eq!(
+            placed(
+                "llm_load_print_meta: n_layer          = 32
+llm_load_tensors: offloading 20 repeating layers to GPU
+llm_load_tensors: offloaded 20/33 layers to GPU
+llm_load_tensors:        CPU buffer size =  1500.00 MiB"
+            ),
+            (Some(20), Some(33), Some(3))
+        );
+        let runs = parse(
+            "warning: not compiled with GPU offload support, --gpu-layers option will be ignored
+warning: see main README.md for information on enabling GPU BLAS support
+main: build = 1180 (e8422de)",
+        );
+        let o = runs[0].offload.as_ref().unwrap();
+        assert_eq!(o.no_gpu, Some(NoGpu::NotCompiled));
+        assert_eq!(runs[0].build.as_deref(), Some("1180 (e8422de)"));
+        let runs =
+            parse("$ ./llama-cli -m models/llama-3.1-8b-q8_0.gguf -ngl 20 -c 8192 -p \"hi\"");
+        assert_eq!(runs[0].offload.as_ref().unwrap().requested, Some(20));
+        let runs = parse("llama_model_load_from_file_impl: using device CUDA0 (NVIDIA GeForce RTX 4060) - 7458 MiB free");
+        assert_eq!(
+            runs[0].devices,
+            vec!["CUDA0 (NVIDIA GeForce RTX 4060)".to_string()]
+        );
+        assert_eq!(
+            runs[0].offload.as_ref().unwrap().vram_free_bytes,
+            Some(7458 * 1024 * 1024)
+        );
     }
 
     #[test]

@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 const FW: Framework = Framework::Ollama;
 
 /// Literals at least one of which every line this parser reads contains.
-pub const KEYWORDS: &[&str] = &["msg=", "CPU", "GPU"];
+pub const KEYWORDS: &[&str] = &["msg=", "CPU", "GPU", "server config"];
 
 struct Re {
     ps_row: Regex,
@@ -130,8 +130,12 @@ impl Ollama {
     }
 
     fn record(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
-        let Some(what) = field(msg, "msg") else {
-            return;
+        // Before slog's text handler took over the start-up line (to late 2024), `server config`
+        // came through Go's log package: `2024/06/10 10:00:00 routes.go:1008: INFO server config`.
+        let what = match field(msg, "msg") {
+            Some(w) => w,
+            None if msg.contains(" INFO server config env=") => "server config",
+            None => return,
         };
         if what == "inference compute" {
             let library = field(msg, "library").unwrap_or("");
@@ -209,7 +213,10 @@ impl Ollama {
         if library != "gpu" {
             o.library = Some(library.to_string());
         }
-        quote_placement(o, at, msg, true);
+        // From `msg=` on: the journald and timestamp prefix would push the memory fields past
+        // the quote's length.
+        let from = msg.find("msg=").unwrap_or(0);
+        quote_placement(o, at, &msg[from..], true);
     }
 
     fn ps_row(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
@@ -234,7 +241,7 @@ impl Ollama {
 
 impl FrameworkParser for Ollama {
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
-        if msg.contains("msg=") {
+        if msg.contains("msg=") || msg.contains(" INFO server config env=") {
             self.record(msg, at, runs);
         } else if msg.contains("CPU") || msg.contains("GPU") {
             self.ps_row(msg, at, runs);
