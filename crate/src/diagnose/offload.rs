@@ -28,9 +28,10 @@ pub const DISCRETE_BW_RATIO: f64 = 5.0;
 /// Below this share of the model on the CPU, a partial offload is worth knowing, not a cause.
 const MINOR_CPU_SHARE: f64 = 0.1;
 
-/// A buffer split counts only from this CPU share: the token embeddings stay on the CPU in a
-/// full offload, and decode reads one row of them per token, not all.
-const BUFFER_CPU_SHARE: f64 = 0.2;
+/// A buffer split counts only from this CPU share, and only where no layer count was printed:
+/// the token embeddings stay on the CPU in a full offload (decode reads one row of them per
+/// token), and with a large vocabulary they are a third of a 1B model (gemma-3-1b: 30%).
+const BUFFER_CPU_SHARE: f64 = 0.45;
 
 /// Model buffers, by name (`CPU_Mapped model`, `Vulkan0 model`, ...).
 fn model_buffers(run: &Run) -> impl Iterator<Item = (&String, &f64)> {
@@ -231,7 +232,7 @@ fn placement(run: &Run) -> Placement {
             return Placement::Fine;
         }
     }
-    if gpu_mib > 0.0 && !any_rpc(run) {
+    if gpu_mib > 0.0 && !any_rpc(run) && o.gpu_layers.is_none() {
         let share = cpu_mib / (cpu_mib + gpu_mib);
         if share >= BUFFER_CPU_SHARE {
             return Placement::Partial {
