@@ -164,7 +164,7 @@ fn placement(run: &Run) -> Placement {
     let (gpu_mib, cpu_mib) = buffer_split(run);
     let gpu_evidence = gpu_mib > 0.0 || !run.devices.is_empty();
     let layers = o.gpu_layers.zip(o.model_layers).filter(|(_, m)| *m > 0);
-    if layers.is_none_or(|(n, _)| n == 0) {
+    if !layers.is_some_and(|(n, _)| n > 0) {
         if let Some(why) = o.no_gpu {
             let variant = match why {
                 NoGpu::NotCompiled => "not-compiled",
