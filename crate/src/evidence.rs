@@ -275,6 +275,9 @@ pub struct Run {
     // --- memory
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub buffers_mib: BTreeMap<String, f64>,
+    /// Where the layers went between the CPU and an accelerator, when the log says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offload: Option<Offload>,
     // --- speed
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prefill: Option<Phase>,
@@ -301,6 +304,59 @@ pub struct Stage {
     pub runs: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ms_per_run: Option<f64>,
+}
+
+/// Where a run's layers went between the CPU and an accelerator, as the log states it. Each
+/// field is absent when the log does not say.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Offload {
+    /// Layers on the accelerator: llama.cpp `offloaded N/M layers to GPU` (also the 2023
+    /// `[cublas] offloading N layers to GPU`), ollama's `layers.offload`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_layers: Option<u32>,
+    /// The model's layers counting the output layer: the M of `N/M`, ollama's `layers.model`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_layers: Option<u32>,
+    /// Layers asked for: `-ngl` / `--n-gpu-layers` / `n_gpu_layers`, ollama's
+    /// `layers.requested` (-1 there means as many as fit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requested: Option<i64>,
+    /// Percent of the loaded model held in system RAM (`ollama ps`: `48%/52% CPU/GPU`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_pct: Option<f64>,
+    /// Accelerator memory free when the layers were placed, bytes (ollama's
+    /// `memory.available`, summed over its GPUs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vram_free_bytes: Option<u64>,
+    /// Memory the whole model needs on the accelerator, bytes (ollama's `memory.required.full`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub full_bytes: Option<u64>,
+    /// The accelerator library the placement was for (ollama's `offload to cuda`: `cuda`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub library: Option<String>,
+    /// Why no accelerator took any layer, when the log says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_gpu: Option<NoGpu>,
+    /// The line that states the placement (or the missing GPU), and its text, for the quote.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+/// Why a log says the accelerator took nothing: the fixes differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NoGpu {
+    /// The binary has no GPU backend ("not compiled with GPU offload support").
+    NotCompiled,
+    /// A GPU build found no usable device ("no usable GPU found", ollama's "no compatible GPUs
+    /// were discovered", its `inference compute` with `library=cpu`).
+    NotFound,
+    /// The configuration turned the GPU off (ollama's `OLLAMA_LLM_LIBRARY=cpu`,
+    /// `CUDA_VISIBLE_DEVICES=-1`).
+    Disabled,
 }
 
 /// What a time series measures. Values are stored in the unit named here, converted on ingest.

@@ -1,14 +1,37 @@
-//! `offload.gpu-unused`: the log names a GPU (or NPU) device, yet every model buffer sits on the
-//! CPU ("offloaded 0/29 layers to GPU"): the accelerator was found and given nothing. The
-//! buffers decide, not the offload line, which llama.cpp also prints for RPC CPU servers.
+//! Where the weights went between the CPU and an accelerator.
+//!
+//! - `offload.partial`: part of the model on the accelerator, the rest on the CPU (llama.cpp
+//!   `offloaded 20/33 layers to GPU`, ollama's `layers.offload` against `layers.model` or `ollama
+//!   ps`'s `38%/62% CPU/GPU`, or the model buffers split between `CUDA0` and `CPU`). Every token
+//!   passes through every layer, so the layers left in system RAM set the pace.
+//! - `offload.gpu-unused`: the accelerator took nothing. Why decides the fix, so the wording
+//!   says which the log shows: a GPU found and given no layer, a binary built without a GPU
+//!   backend, a GPU build that found no usable device, or a configuration that turned it off.
+//!
+//! A layer count alone is not proof of a GPU: llama.cpp prints "offloaded 29/29 layers to GPU"
+//! on a CPU-only build and for RPC CPU servers, so a count needs a GPU buffer or device beside
+//! it, or no buffers listed at all (the 2023 builds printed the count only with a GPU backend).
 
-use super::run_facts::{framework_label, run_ref};
-use super::{Finding, Severity};
+use super::run_facts::{framework_label, is_repack, run_ref};
+use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
-use crate::evidence::{Evidence, Run};
+use crate::evidence::{Evidence, NoGpu, Offload, Run};
 use crate::views::Views;
 
-pub const IDS: &[&str] = &["offload.gpu-unused"];
+pub const IDS: &[&str] = &["offload.gpu-unused", "offload.partial"];
+
+/// How many times faster a discrete GPU reads its own memory than the CPU reads system RAM,
+/// taken low on purpose: a desktop card's GDDR6 gives 250–1000 GB/s, dual-channel DDR4/DDR5
+/// 40–90 GB/s, so 5× understates most pairs.
+pub const DISCRETE_BW_RATIO: f64 = 5.0;
+
+/// Below this share of the model on the CPU, a partial offload is worth knowing, not a cause.
+const MINOR_CPU_SHARE: f64 = 0.1;
+
+/// A buffer split counts only from this CPU share, and only where no layer count was printed:
+/// the token embeddings stay on the CPU in a full offload (decode reads one row of them per
+/// token), and with a large vocabulary they are a third of a 1B model (gemma-3-1b: 30%).
+const BUFFER_CPU_SHARE: f64 = 0.45;
 
 /// Model buffers, by name (`CPU_Mapped model`, `Vulkan0 model`, ...).
 fn model_buffers(run: &Run) -> impl Iterator<Item = (&String, &f64)> {
@@ -21,36 +44,273 @@ fn on_cpu(name: &str) -> bool {
     name.starts_with("CPU")
 }
 
+fn any_rpc(run: &Run) -> bool {
+    model_buffers(run).any(|(k, _)| k.starts_with("RPC"))
+}
+
+/// The accelerator's and the CPU's MiB of model buffers. A repacked copy counts only when no
+/// other CPU buffer holds the weights.
+fn buffer_split(run: &Run) -> (f64, f64) {
+    let sum = |f: &dyn Fn(&str) -> bool| -> f64 {
+        model_buffers(run)
+            .filter(|(k, _)| f(k))
+            .map(|(_, v)| *v)
+            .sum()
+    };
+    let gpu = sum(&|k| !on_cpu(k) && !k.starts_with("RPC"));
+    let plain = sum(&|k| on_cpu(k) && !is_repack(k));
+    let cpu = if plain > 0.0 {
+        plain
+    } else {
+        sum(&|k| is_repack(k))
+    };
+    (gpu, cpu)
+}
+
+/// A GPU with its own memory, as far as the names tell: CUDA and ROCm outside the unified
+/// memory boards, and desktop card names whatever the backend.
+fn discrete(run: &Run) -> bool {
+    let names = || run.devices.iter().map(|d| d.to_ascii_lowercase());
+    let unified = names().any(|d| {
+        [
+            "orin", "tegra", "xavier", "jetson", "thor", "gb10", "apple", "m1", "m2", "m3", "m4",
+        ]
+        .iter()
+        .any(|w| d.contains(w))
+    });
+    if unified {
+        return false;
+    }
+    let card = names().any(|d| {
+        [
+            "geforce",
+            "rtx",
+            "gtx",
+            "quadro",
+            "tesla",
+            "radeon rx",
+            "radeon pro",
+            "arc a",
+            "instinct",
+        ]
+        .iter()
+        .any(|w| d.contains(w))
+    });
+    let library = run
+        .offload
+        .as_ref()
+        .and_then(|o| o.library.as_deref())
+        .is_some_and(|l| l == "cuda" || l == "rocm");
+    let buffers = model_buffers(run).any(|(k, _)| k.starts_with("CUDA") || k.starts_with("ROCm"));
+    card || library || buffers
+}
+
+fn gib(bytes: u64) -> String {
+    format!("{:.1} GiB", bytes as f64 / (1024.0 * 1024.0 * 1024.0))
+}
+
+fn pct(share: f64) -> String {
+    format!("{:.0}%", share * 100.0)
+}
+
+/// Evidence at the placement line when the log gave one, else at the run.
+fn at_line(ev: &Evidence, run: &Run, o: &Offload, fallback: String) -> EvidenceRef {
+    let mut e = run_ref(ev, run, Quote::Input(fallback));
+    if let (Some(line), Some(text)) = (o.line, &o.text) {
+        e.lines = Some((line, line));
+        e.quote = Some(Quote::Input(text.clone()));
+    }
+    e
+}
+
+fn finding(
+    id: &'static str,
+    variant: Option<&'static str>,
+    severity: Severity,
+    params: Vec<(&'static str, String)>,
+    evidence: EvidenceRef,
+) -> Finding {
+    Finding {
+        variant,
+        id,
+        severity,
+        params,
+        count: None,
+        evidence: vec![evidence],
+        lines: Vec::new(),
+        lines_truncated: false,
+    }
+}
+
+/// Where the run's model sits, read from the strongest statement the log gives.
+enum Placement {
+    /// Part on the accelerator: the CPU's share, and the wording.
+    Partial {
+        cpu_share: f64,
+        variant: Option<&'static str>,
+        extra: Vec<(&'static str, String)>,
+    },
+    /// Nothing on it, and why.
+    Unused {
+        variant: Option<&'static str>,
+        extra: Vec<(&'static str, String)>,
+    },
+    Fine,
+}
+
+fn placement(run: &Run) -> Placement {
+    let empty = Offload::default();
+    let o = run.offload.as_ref().unwrap_or(&empty);
+    let (gpu_mib, cpu_mib) = buffer_split(run);
+    let gpu_evidence = gpu_mib > 0.0 || !run.devices.is_empty();
+    let layers = o.gpu_layers.zip(o.model_layers).filter(|(_, m)| *m > 0);
+    if !layers.is_some_and(|(n, _)| n > 0) {
+        if let Some(why) = o.no_gpu {
+            let variant = match why {
+                NoGpu::NotCompiled => "not-compiled",
+                NoGpu::NotFound => "not-found",
+                NoGpu::Disabled => "disabled",
+            };
+            return Placement::Unused {
+                variant: Some(variant),
+                extra: Vec::new(),
+            };
+        }
+    }
+    if let Some(pct) = o.cpu_pct {
+        // `ollama ps`: the model's bytes in system RAM against VRAM.
+        return match pct {
+            p if p >= 100.0 => Placement::Fine,
+            p if p > 0.0 => Placement::Partial {
+                cpu_share: p / 100.0,
+                variant: Some("share"),
+                extra: Vec::new(),
+            },
+            _ => Placement::Fine,
+        };
+    }
+    let ollama_gpu = o.library.as_deref().is_some_and(|l| l != "cpu");
+    let counted = gpu_evidence || ollama_gpu || model_buffers(run).next().is_none();
+    if let Some((n, m)) = layers.filter(|_| counted && !any_rpc(run)) {
+        if n == 0 && (gpu_evidence || ollama_gpu) {
+            let device = run
+                .devices
+                .first()
+                .cloned()
+                .or_else(|| o.library.clone())
+                .unwrap_or_default();
+            let variant = if o.requested == Some(0) {
+                "asked-zero"
+            } else {
+                "layers"
+            };
+            return Placement::Unused {
+                variant: Some(variant),
+                extra: vec![("device", device), ("model_layers", m.to_string())],
+            };
+        }
+        if n > 0 && n < m {
+            let mut extra = vec![
+                ("gpu_layers", n.to_string()),
+                ("model_layers", m.to_string()),
+            ];
+            let mut variant = None;
+            if let (Some(free), Some(full)) = (o.vram_free_bytes, o.full_bytes) {
+                if full > free {
+                    variant = Some("memory");
+                    extra.push(("free", gib(free)));
+                    extra.push(("need", gib(full)));
+                }
+            }
+            return Placement::Partial {
+                cpu_share: f64::from(m - n) / f64::from(m),
+                variant,
+                extra,
+            };
+        }
+        if n > 0 {
+            return Placement::Fine;
+        }
+    }
+    if gpu_mib > 0.0 && !any_rpc(run) && o.gpu_layers.is_none() {
+        let share = cpu_mib / (cpu_mib + gpu_mib);
+        if share >= BUFFER_CPU_SHARE {
+            return Placement::Partial {
+                cpu_share: share,
+                variant: Some("buffers"),
+                extra: vec![
+                    ("gpu_mib", format!("{gpu_mib:.0}")),
+                    ("cpu_mib", format!("{cpu_mib:.0}")),
+                ],
+            };
+        }
+        return Placement::Fine;
+    }
+    // The buffers' own verdict: a device named, every model buffer on the CPU.
+    let all_cpu = model_buffers(run).next().is_some() && model_buffers(run).all(|(k, _)| on_cpu(k));
+    match run.devices.first() {
+        Some(d) if all_cpu => Placement::Unused {
+            variant: None,
+            extra: vec![("device", d.clone())],
+        },
+        _ => Placement::Fine,
+    }
+}
+
 pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     let mut out = Vec::new();
     for run in &ev.runs {
-        let Some(device) = run.devices.first() else {
-            continue;
-        };
-        let mut buffers = model_buffers(run).peekable();
-        if buffers.peek().is_none() || !model_buffers(run).all(|(k, _)| on_cpu(k)) {
-            continue;
-        }
-        let list: Vec<String> = model_buffers(run)
+        let buffers: Vec<String> = model_buffers(run)
             .map(|(k, v)| format!("{k} buffer = {v:.2} MiB"))
             .collect();
-        out.push(Finding {
-            variant: None,
-            id: IDS[0],
-            severity: Severity::Warning,
-            params: vec![
-                ("framework", framework_label(run)),
-                ("device", device.clone()),
-            ],
-            count: None,
-            evidence: vec![run_ref(
-                ev,
-                run,
-                Quote::Input(format!("device: {device}; {}", list.join("; "))),
-            )],
-            lines: Vec::new(),
-            lines_truncated: false,
-        });
+        let empty = Offload::default();
+        let o = run.offload.as_ref().unwrap_or(&empty);
+        let fallback = match run.devices.first() {
+            Some(d) => format!("device: {d}; {}", buffers.join("; ")),
+            None => buffers.join("; "),
+        };
+        let mut params = vec![("framework", framework_label(run))];
+        match placement(run) {
+            Placement::Fine => {}
+            Placement::Unused { variant, extra } => {
+                params.extend(extra);
+                // The buffers' wording quotes the buffers, which prove it; the others their line.
+                let evidence = if variant.is_none() {
+                    run_ref(ev, run, Quote::Input(fallback))
+                } else {
+                    at_line(ev, run, o, fallback)
+                };
+                out.push(finding(
+                    IDS[0],
+                    variant,
+                    Severity::Warning,
+                    params,
+                    evidence,
+                ));
+            }
+            Placement::Partial {
+                cpu_share,
+                variant,
+                extra,
+            } => {
+                params.push(("cpu_share", pct(cpu_share)));
+                params.extend(extra);
+                if discrete(run) {
+                    params.push(("bw_ratio", format!("{DISCRETE_BW_RATIO:.0}")));
+                }
+                let severity = if cpu_share < MINOR_CPU_SHARE {
+                    Severity::Info
+                } else {
+                    Severity::Warning
+                };
+                let evidence = if variant == Some("buffers") {
+                    run_ref(ev, run, Quote::Input(fallback))
+                } else {
+                    at_line(ev, run, o, fallback)
+                };
+                out.push(finding(IDS[1], variant, severity, params, evidence));
+            }
+        }
     }
     out
 }
@@ -60,15 +320,37 @@ mod tests {
     use super::*;
 
     fn run(devices: &[&str], buffers: &[(&str, f64)]) -> Evidence {
+        with(devices, buffers, None)
+    }
+
+    fn with(devices: &[&str], buffers: &[(&str, f64)], offload: Option<Offload>) -> Evidence {
         let mut ev = Evidence::default();
         ev.add_input("a.log");
         ev.runs.push(Run {
             input: "a.log".into(),
             devices: devices.iter().map(|d| d.to_string()).collect(),
             buffers_mib: buffers.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+            offload,
             ..Run::default()
         });
         ev
+    }
+
+    fn layers(n: u32, m: u32) -> Option<Offload> {
+        Some(Offload {
+            gpu_layers: Some(n),
+            model_layers: Some(m),
+            line: Some(7),
+            text: Some(format!("load_tensors: offloaded {n}/{m} layers to GPU")),
+            ..Offload::default()
+        })
+    }
+
+    fn param<'a>(f: &'a Finding, k: &str) -> Option<&'a str> {
+        f.params
+            .iter()
+            .find(|(n, _)| *n == k)
+            .map(|(_, v)| v.as_str())
     }
 
     #[test]
@@ -79,6 +361,7 @@ mod tests {
         );
         let f = crate::diagnose::apply(rule, &ev);
         assert_eq!(f.len(), 1);
+        assert_eq!(f[0].id, "offload.gpu-unused");
         assert!(f[0]
             .params
             .contains(&("device", "Samsung Xclipse 920".into())));
@@ -104,5 +387,99 @@ mod tests {
         .is_empty());
         assert!(crate::diagnose::apply(rule, &run(&[], &[("CPU model", 7296.0)])).is_empty());
         assert!(crate::diagnose::apply(rule, &run(&["Adreno 740"], &[])).is_empty());
+    }
+
+    #[test]
+    fn a_layer_split_is_partial_and_sized_only_for_a_discrete_gpu() {
+        let ev = with(
+            &["NVIDIA GeForce RTX 3060"],
+            &[("CUDA0 model", 2800.0), ("CPU_Mapped model", 1900.0)],
+            layers(20, 33),
+        );
+        let f = crate::diagnose::apply(rule, &ev);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].id, "offload.partial");
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert_eq!(param(&f[0], "cpu_share"), Some("39%"));
+        assert_eq!(param(&f[0], "bw_ratio"), Some("5"));
+        assert_eq!(f[0].evidence[0].lines, Some((7, 7)));
+        let igpu = with(
+            &["AMD Radeon Graphics (RADV RENOIR)"],
+            &[("Vulkan0 model", 2800.0), ("CPU_Mapped model", 1900.0)],
+            layers(20, 33),
+        );
+        let f = crate::diagnose::apply(rule, &igpu);
+        assert_eq!(param(&f[0], "bw_ratio"), None, "shared memory: unsized");
+    }
+
+    #[test]
+    fn a_full_count_or_a_cpu_build_count_is_not_partial() {
+        let full = with(
+            &["NVIDIA GeForce RTX 4090"],
+            &[("CUDA0 model", 4400.0), ("CPU_Mapped model", 280.0)],
+            layers(33, 33),
+        );
+        assert!(crate::diagnose::apply(rule, &full).is_empty());
+        // A CPU-only build prints the count too; without a GPU it says nothing.
+        let cpu = with(&[], &[("CPU_Mapped model", 4219.0)], layers(12, 29));
+        assert!(crate::diagnose::apply(rule, &cpu).is_empty());
+    }
+
+    #[test]
+    fn the_reason_for_an_unused_gpu_is_named() {
+        let o = Offload {
+            no_gpu: Some(NoGpu::NotCompiled),
+            text: Some(
+                "warning: not compiled with GPU offload support, --gpu-layers option will be ignored"
+                    .into(),
+            ),
+            line: Some(1),
+            ..Offload::default()
+        };
+        let f = crate::diagnose::apply(rule, &with(&[], &[("CPU model", 3900.0)], Some(o)));
+        assert_eq!(f[0].id, "offload.gpu-unused");
+        assert_eq!(f[0].variant(), Some("not-compiled"));
+        let asked = Offload {
+            requested: Some(0),
+            ..layers(0, 33).unwrap()
+        };
+        let f = crate::diagnose::apply(
+            rule,
+            &with(
+                &["NVIDIA GeForce RTX 3060"],
+                &[("CPU model", 3900.0)],
+                Some(asked),
+            ),
+        );
+        assert_eq!(f[0].variant(), Some("asked-zero"));
+    }
+
+    #[test]
+    fn ollama_ps_and_buffer_splits() {
+        let ps = Offload {
+            cpu_pct: Some(48.0),
+            ..Offload::default()
+        };
+        let f = crate::diagnose::apply(rule, &with(&[], &[], Some(ps)));
+        assert_eq!(
+            (f[0].id, f[0].variant()),
+            ("offload.partial", Some("share"))
+        );
+        let gpu = Offload {
+            cpu_pct: Some(0.0),
+            ..Offload::default()
+        };
+        assert!(crate::diagnose::apply(rule, &with(&[], &[], Some(gpu))).is_empty());
+        let split = run(
+            &[],
+            &[
+                ("Vulkan0 model", 4595.27),
+                ("CPU_Mapped model", 7024.0),
+                ("CPU_AARCH64 model", 2212.03),
+            ],
+        );
+        let f = crate::diagnose::apply(rule, &split);
+        assert_eq!(f[0].variant(), Some("buffers"));
+        assert_eq!(param(&f[0], "cpu_share"), Some("60%"));
     }
 }

@@ -26,7 +26,7 @@ pub fn run_ref(ev: &Evidence, run: &Run, quote: Quote) -> EvidenceRef {
 
 /// Buffer types that hold a re-laid-out copy of some tensors for faster CPU kernels (llama.cpp
 /// `CPU_REPACK`, its older name `CPU_AARCH64`, and KleidiAI's).
-fn is_repack(buffer: &str) -> bool {
+pub fn is_repack(buffer: &str) -> bool {
     ["CPU_REPACK", "CPU_AARCH64", "CPU_KLEIDIAI"]
         .iter()
         .any(|p| buffer.starts_with(p))

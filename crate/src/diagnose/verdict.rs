@@ -134,7 +134,9 @@ pub const VERDICT_PARAMS: &[&str] = &[
     "a_tok_s",
     "b",
     "b_tok_s",
+    "bw_ratio",
     "capped_pct",
+    "cpu_share",
     "ceiling_tok_s",
     "expected_tok_s",
     "few",
@@ -295,6 +297,21 @@ fn estimate(f: &Finding) -> Option<Estimate> {
             "verdict.basis.all-cores",
             Vec::new(),
         ),
+        // Decode streams every layer once per token, each from the memory it sits in, so time
+        // per token goes as s/BW_cpu + (1 − s)/BW_gpu; a full offload removes the first term's
+        // excess. Only for a discrete GPU, with its memory taken `bw_ratio`× faster.
+        "offload.partial" => {
+            let s = num(f, "cpu_share")? / 100.0;
+            let r = num(f, "bw_ratio")?;
+            (
+                s * r + (1.0 - s),
+                "verdict.basis.offload",
+                vec![
+                    ("share", param(f, "cpu_share")),
+                    ("ratio", param(f, "bw_ratio")),
+                ],
+            )
+        }
         "sched.little-cores" => {
             let s = num(f, "little_share")?;
             let r = num(f, "little_clock_ratio")?;

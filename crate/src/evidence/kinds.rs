@@ -21,6 +21,8 @@ pub enum Framework {
     WhisperCpp,
     /// Apple's mlx-lm (`mlx_lm.generate`, `mlx_lm.benchmark`).
     MlxLm,
+    /// ollama's server log and `ollama ps`; the llama.cpp lines its runner relays join its runs.
+    Ollama,
     /// Timings read by the generic reader from a log no framework parser knows.
     Unknown,
 }
@@ -40,6 +42,7 @@ impl Framework {
             Framework::Ncnn => "ncnn",
             Framework::WhisperCpp => "whisper-cpp",
             Framework::MlxLm => "mlx-lm",
+            Framework::Ollama => "ollama",
             Framework::Unknown => "unknown",
         }
     }
@@ -57,6 +60,7 @@ impl Framework {
             Framework::Ncnn => "ncnn",
             Framework::WhisperCpp => "whisper.cpp",
             Framework::MlxLm => "mlx-lm",
+            Framework::Ollama => "ollama",
             Framework::Unknown => "unknown",
         }
     }

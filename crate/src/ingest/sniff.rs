@@ -158,6 +158,27 @@ fn looks_binary(head: &[u8]) -> bool {
 /// Words that only one framework prints. Several hits are needed, so a stray mention in another
 /// framework's log does not win.
 const FRAMEWORK_MARKERS: &[(Framework, &[&str])] = &[
+    // Before llama.cpp: ollama's runner relays llama.cpp's own lines (see `detect_framework`).
+    (
+        Framework::Ollama,
+        &[
+            "msg=\"inference compute\"",
+            "msg=\"offload to ",
+            "msg=\"starting llama server\"",
+            "msg=\"starting runner\"",
+            "msg=\"server config\"",
+            "msg=\"no compatible GPUs",
+            "msg=\"llama runner started",
+            "ollama_llama_server",
+            "[GIN]",
+            "OLLAMA_",
+            "ollama run",
+            "ollama serve",
+            "PROCESSOR",
+            "CPU/GPU",
+            "% GPU ",
+        ],
+    ),
     (
         Framework::LlamaCpp,
         &[
@@ -306,6 +327,10 @@ fn detect_framework(lines: &[&str]) -> Option<Framework> {
                 scores[i] += 1;
             }
         }
+    }
+    // An ollama log is mostly the llama.cpp lines its runner relays: its own lines decide.
+    if scores[0] >= 2 {
+        return Some(Framework::Ollama);
     }
     let (best, score) = scores
         .iter()

@@ -19,7 +19,7 @@ use super::runs::{num, phase, PhaseKind, RunCollector};
 use super::FrameworkParser;
 use super::{cap, cap_if};
 use crate::evidence::Framework;
-use crate::evidence::{BenchRow, Run};
+use crate::evidence::{BenchRow, NoGpu, Offload, Run};
 use crate::ingest::delimited::{fields, Delim};
 use regex::Regex;
 use std::sync::OnceLock;
@@ -55,6 +55,10 @@ struct Re {
     metal: Regex,
     using_device: Regex,
     csv_head: Regex,
+    offloaded: Regex,
+    offloading: Regex,
+    ngl: Regex,
+    n_layer: Regex,
 }
 
 /// Literals at least one of which every line this parser reads contains (its first, cheap
@@ -80,6 +84,12 @@ pub const KEYWORDS: &[&str] = &[
     "Vulkan",
     "Device ",
     "using device",
+    "offload",
+    "GPU",
+    "ngl",
+    "gpu-layers",
+    "gpu_layers",
+    "CUDA",
 ];
 
 fn re() -> &'static Re {
@@ -118,8 +128,14 @@ fn re() -> &'static Re {
             opencl: r(r"^ggml_opencl: (?:selecting )?device: '([^']+?)(?: \(OpenCL[^']*\))?'"),
             cuda: r(r"^\s*Device (\d+): (.+?), compute capability"),
             metal: r(r"^ggml_metal_(?:init|device_init): (?:found device|GPU name):\s+(.+?)\s*$"),
-            using_device: r(r"using device (\S+) \((.+)\) - \d+ MiB free"),
+            using_device: r(r"using device (\S+) \((.+)\) - (\d+) MiB free"),
             csv_head: r(r"^build_commit,build_number,"),
+            // Unanchored: ollama prints the same words in its own `msg="…"` since its Go engine.
+            offloaded: r(r"offloaded (\d+)/(\d+) layers to GPU"),
+            // 2023: `[cublas] offloading 32 layers to GPU`, then `offloading 32 repeating layers`.
+            offloading: r(r"(?i:\[(?:cublas|opencl|clblast|metal|sycl)\] )?offloading (\d+) (?:repeating )?layers to GPU"),
+            n_layer: r(r"^(?:llama_model_load_internal|llm_load_print_meta|print_info):\s+n_layer\s+=\s+(\d+)\s*$"),
+            ngl: r(r#"(?:(?:^|\s)(?:-ngl|--n-gpu-layers|--gpu-layers)[\s=]+|n_gpu_layers"?\s*[=:]\s*)(-?\d+)"#),
         }
     })
 }
@@ -158,6 +174,8 @@ pub struct LlamaCpp {
     csv_cols: Option<Vec<String>>,
     /// The quant came from `general.file_type` only; a `file type` line replaces it.
     quant_from_kv: bool,
+    /// `n_layer = 40`: the layer count that the 2023 `[cublas] offloading 20 layers` leaves out.
+    n_layer: Option<u32>,
 }
 
 impl LlamaCpp {
@@ -525,6 +543,13 @@ impl FrameworkParser for LlamaCpp {
             runs.run(FW, at).params = num(&c[1]).map(|v| v * mul);
             return;
         }
+        if let Some(c) = cap_if(msg.contains("n_layer"), &r.n_layer, msg) {
+            self.n_layer = c[1].parse().ok();
+            return;
+        }
+        if placement(msg, at, runs, self.n_layer) {
+            return;
+        }
         if msg.contains("buffer size") {
             if let Some(c) = cap(&r.buffer, msg) {
                 let name = c[1].to_string();
@@ -567,7 +592,18 @@ impl FrameworkParser for LlamaCpp {
                 .or_else(|| cap(&r.opencl, msg).map(|c| c[1].to_string()))
                 .or_else(|| cap(&r.cuda, msg).map(|c| c[2].to_string()))
                 .or_else(|| cap(&r.metal, msg).map(|c| c[1].to_string()))
-                .or_else(|| cap(&r.using_device, msg).map(|c| format!("{} ({})", &c[1], &c[2])))
+                .or_else(|| {
+                    let c = cap(&r.using_device, msg)?;
+                    // One line per device, summed; ollama's own figure (taken before it
+                    // started the runner that prints these) is the one its placement used.
+                    if let Some(free) = c[3].parse::<u64>().ok().map(|m| m * 1024 * 1024) {
+                        let o = offload(runs.run(FW, at));
+                        if o.library.is_none() {
+                            o.vram_free_bytes = Some(o.vram_free_bytes.unwrap_or(0) + free);
+                        }
+                    }
+                    Some(format!("{} ({})", &c[1], &c[2]))
+                })
         } else {
             None
         };
@@ -603,6 +639,70 @@ impl FrameworkParser for LlamaCpp {
             }
         }
     }
+}
+
+/// The run's placement record, created on first use.
+pub fn offload(run: &mut Run) -> &mut Offload {
+    run.offload.get_or_insert_with(Offload::default)
+}
+
+/// Keeps the line that states the placement as the finding's quote: the first that gives the
+/// layer count, else the first that says anything about it.
+pub fn quote_placement(o: &mut Offload, at: u64, msg: &str, decisive: bool) {
+    if o.text.is_none() || decisive {
+        o.line = Some(at);
+        o.text = Some(crate::evidence::clip(msg.trim()));
+    }
+}
+
+/// Where the layers went (`offloaded N/M layers to GPU` in every era, the 2023 `[cublas]
+/// offloading N layers`), what was asked (`-ngl`), and why no GPU took any (a build without a
+/// GPU backend, or a GPU build that found none). True when the line was one of these.
+fn placement(msg: &str, at: u64, runs: &mut RunCollector, n_layer: Option<u32>) -> bool {
+    let r = re();
+    if let Some(c) = cap_if(msg.contains("offloaded"), &r.offloaded, msg) {
+        let o = offload(runs.run(FW, at));
+        // ollama's own `offload to` line, with the memory behind it, stays the quote.
+        let decisive = o.library.is_none();
+        o.gpu_layers = c[1].parse().ok();
+        o.model_layers = c[2].parse().ok();
+        quote_placement(o, at, msg, decisive);
+        return true;
+    }
+    if let Some(c) = cap_if(msg.contains("offloading"), &r.offloading, msg) {
+        let o = offload(runs.run(FW, at));
+        // The count of that era is of the repeating layers only, so `n_layer` is its whole.
+        if o.model_layers.is_none() || o.model_layers == n_layer {
+            o.gpu_layers = c[1].parse().ok();
+            o.model_layers = n_layer;
+            quote_placement(o, at, msg, false);
+        }
+        return true;
+    }
+    let no_gpu = if msg.contains("not compiled with GPU offload support") {
+        Some(NoGpu::NotCompiled)
+    } else if msg.contains("no usable GPU found")
+        || msg.contains("no CUDA-capable device is detected")
+    {
+        Some(NoGpu::NotFound)
+    } else {
+        None
+    };
+    if let Some(why) = no_gpu {
+        let o = offload(runs.run(FW, at));
+        o.no_gpu = Some(why);
+        quote_placement(o, at, msg, o.model_layers.is_none());
+        return true;
+    }
+    if let Some(c) = cap_if(
+        msg.contains("ngl") || msg.contains("gpu-layers") || msg.contains("gpu_layers"),
+        &r.ngl,
+        msg,
+    ) {
+        offload(runs.run(FW, at)).requested = c[1].parse().ok();
+        return true;
+    }
+    false
 }
 
 /// Buffer family -> backend name. `CPU_Mapped`, `CPU_REPACK`, `CPU_AARCH64` are all the CPU.
@@ -757,8 +857,58 @@ prompt eval time =     100.00 ms /    10 tokens (   10.00 ms per token,   100.00
         assert_eq!(runs.len(), 2);
         assert_eq!(runs[1].backend.as_deref(), Some("RPC"));
         assert_eq!(runs[1].decode.as_ref().and_then(|d| d.tok_s), Some(64.0));
-        assert_eq!(runs[0].line_start, Some(2));
+        assert_eq!(
+            runs[0].line_start,
+            Some(1),
+            "the offload line is its first fact"
+        );
         assert_eq!(runs[1].line_start, Some(6));
+    }
+
+    #[test]
+    fn layer_placement_in_every_era() {
+        let placed = |text: &str| {
+            let runs = parse(text);
+            let o = runs[0].offload.clone().unwrap_or_default();
+            (o.gpu_layers, o.model_layers, o.line)
+        };
+        assert_eq!(
+            placed(
+                "llama_model_load_internal: n_layer    = 40
+llama_model_load_internal: [cublas] offloading 20 layers to GPU
+llama_model_load_internal: [cublas] total VRAM used: 3475 MB"
+            ),
+            (Some(20), Some(40), Some(2))
+        );
+        assert_eq!(
+            placed(
+                "llm_load_print_meta: n_layer          = 32
+llm_load_tensors: offloading 20 repeating layers to GPU
+llm_load_tensors: offloaded 20/33 layers to GPU
+llm_load_tensors:        CPU buffer size =  1500.00 MiB"
+            ),
+            (Some(20), Some(33), Some(3))
+        );
+        let runs = parse(
+            "warning: not compiled with GPU offload support, --gpu-layers option will be ignored
+warning: see main README.md for information on enabling GPU BLAS support
+main: build = 1180 (e8422de)",
+        );
+        let o = runs[0].offload.as_ref().unwrap();
+        assert_eq!(o.no_gpu, Some(NoGpu::NotCompiled));
+        assert_eq!(runs[0].build.as_deref(), Some("1180 (e8422de)"));
+        let runs =
+            parse("$ ./llama-cli -m models/llama-3.1-8b-q8_0.gguf -ngl 20 -c 8192 -p \"hi\"");
+        assert_eq!(runs[0].offload.as_ref().unwrap().requested, Some(20));
+        let runs = parse("llama_model_load_from_file_impl: using device CUDA0 (NVIDIA GeForce RTX 4060) - 7458 MiB free");
+        assert_eq!(
+            runs[0].devices,
+            vec!["CUDA0 (NVIDIA GeForce RTX 4060)".to_string()]
+        );
+        assert_eq!(
+            runs[0].offload.as_ref().unwrap().vram_free_bytes,
+            Some(7458 * 1024 * 1024)
+        );
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod mlc_llm;
 pub mod mlx_lm;
 pub mod mnn;
 pub mod ncnn;
+pub mod ollama;
 pub mod onnxruntime;
 pub mod runs;
 pub mod system_info;
@@ -40,6 +41,10 @@ pub const PARSERS: &[Spec] = &[
     Spec {
         keywords: &[llama_cpp::KEYWORDS, TABLE_ROWS, &["build_commit,"]],
         make: |_| Box::new(llama_cpp::LlamaCpp::default()),
+    },
+    Spec {
+        keywords: &[ollama::KEYWORDS],
+        make: |_| Box::new(ollama::Ollama::default()),
     },
     Spec {
         keywords: &[mnn::KEYWORDS, TABLE_ROWS],
@@ -192,7 +197,7 @@ impl Frameworks {
 }
 
 fn finalize(run: &mut Run) {
-    if run.framework == Some(Framework::LlamaCpp) {
+    if matches!(run.framework, Some(Framework::LlamaCpp | Framework::Ollama)) {
         llama_cpp::finalize(run);
     }
 }

@@ -47,7 +47,7 @@ impl RunCollector {
         if self
             .current
             .as_ref()
-            .is_some_and(|r| r.framework != Some(fw))
+            .is_some_and(|r| !same_family(r.framework, fw))
         {
             self.close();
         }
@@ -61,6 +61,9 @@ impl RunCollector {
             ..Run::default()
         });
         run.line_end = Some(run.line_end.map_or(line, |e| e.max(line)));
+        if fw == Framework::Ollama {
+            run.framework = Some(fw);
+        }
         run
     }
 
@@ -72,7 +75,9 @@ impl RunCollector {
 
     /// The open run of `fw`, or `None` when there is none (for facts that never open a run alone).
     pub fn open(&mut self, fw: Framework) -> Option<&mut Run> {
-        self.current.as_mut().filter(|r| r.framework == Some(fw))
+        self.current
+            .as_mut()
+            .filter(|r| same_family(r.framework, fw))
     }
 
     /// The open run of `fw`, or a new one only when no other framework's run is open: for facts
@@ -81,7 +86,7 @@ impl RunCollector {
         if self
             .current
             .as_ref()
-            .is_some_and(|r| r.framework != Some(fw))
+            .is_some_and(|r| !same_family(r.framework, fw))
         {
             return None;
         }
@@ -94,7 +99,7 @@ impl RunCollector {
         if self
             .current
             .as_ref()
-            .is_some_and(|r| r.framework != Some(fw) || taken(r))
+            .is_some_and(|r| !same_family(r.framework, fw) || taken(r))
         {
             self.close();
         }
@@ -148,6 +153,16 @@ impl RunCollector {
     }
 }
 
+/// True when facts of `fw` belong to a run of `open`: ollama's runner is llama.cpp and relays
+/// its lines, so in an ollama log they describe the ollama run (which keeps the ollama name).
+fn same_family(open: Option<Framework>, fw: Framework) -> bool {
+    let family = |f: Framework| match f {
+        Framework::Ollama => Framework::LlamaCpp,
+        other => other,
+    };
+    open.is_some_and(|o| family(o) == family(fw))
+}
+
 /// What a log gave: the runs kept, and those past the cap, counted so the report can say so.
 pub struct Collected {
     pub runs: Vec<Run>,
@@ -175,6 +190,7 @@ fn setup_of(r: &Run) -> Run {
         cpu_features: r.cpu_features.clone(),
         cpu_clusters: r.cpu_clusters.clone(),
         buffers_mib: r.buffers_mib.clone(),
+        offload: r.offload.clone(),
         ..Run::default()
     }
 }

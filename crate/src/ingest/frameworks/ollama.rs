@@ -1,0 +1,326 @@
+//! ollama: the server log (`ollama serve` stderr, `journalctl -u ollama`, the Windows
+//! `server.log`) and `ollama ps`. The server logs through Go's slog text handler, one
+//! `time=… level=… source=… msg="…" key=value …` record per line, wherever it is wrapped:
+//!
+//! - `msg="inference compute"`: each GPU found (`library=cuda … name="…" total="…"
+//!   available="…"`), or `library=cpu` when none was; `msg="no compatible GPUs were discovered"`;
+//! - `msg="offload to cuda"` (2024-06 to 2025-05; `offload to gpu` before it): the layer
+//!   placement it chose, `layers.requested` / `layers.model` / `layers.offload`, and the memory
+//!   behind it, `memory.available` (per GPU) against `memory.required.full`;
+//! - `msg="starting llama server" cmd="… --n-gpu-layers 20 --threads 8 …"` (`starting runner`
+//!   since 2025); its runner's own llama.cpp lines, and since 2025 the Go engine's
+//!   `msg="offloaded 20/33 layers to GPU"`, are read by the llama.cpp parser into the same run;
+//! - `msg="server config" env="map[… OLLAMA_LLM_LIBRARY:cpu …]"`: settings that turn the GPU off.
+//!
+//! `ollama ps` prints `NAME ID SIZE PROCESSOR [CONTEXT] UNTIL`, the processor as `100% GPU`,
+//! `100% CPU` or `48%/52% CPU/GPU` (the model's bytes in system RAM against VRAM).
+
+use super::llama_cpp::{offload, quote_placement};
+use super::runs::{num, RunCollector};
+use super::FrameworkParser;
+use crate::evidence::{Framework, NoGpu, Run};
+use regex::Regex;
+use std::sync::OnceLock;
+
+const FW: Framework = Framework::Ollama;
+
+/// Literals at least one of which every line this parser reads contains.
+pub const KEYWORDS: &[&str] = &["msg=", "CPU", "GPU", "server config"];
+
+struct Re {
+    ps_row: Regex,
+    bytes: Regex,
+}
+
+fn re() -> &'static Re {
+    static R: OnceLock<Re> = OnceLock::new();
+    R.get_or_init(|| {
+        let r = |p: &str| Regex::new(p).expect("ollama pattern compiles");
+        Re {
+            ps_row: r(
+                r"^\s*(\S+)\s+([0-9a-f]{12})\s+([\d.]+\s*[KMGT]?B)\s+(100% GPU|100% CPU|(\d+)%/(\d+)% CPU/GPU)(?:\s|$)",
+            ),
+            bytes: r(r"([\d.]+)\s*([KMGT]i?B|B)\b"),
+        }
+    })
+}
+
+/// The value of `key=` in a slog text record: quoted (`"…"`, with `\"` escapes left in) or up
+/// to the next space. The key must start a field, so `layers.model` never matches inside
+/// `xlayers.model`.
+fn field<'a>(msg: &'a str, key: &str) -> Option<&'a str> {
+    let mut from = 0;
+    while let Some(i) = msg[from..].find(key) {
+        let start = from + i;
+        let end = start + key.len();
+        from = end;
+        let bounded = start == 0 || msg.as_bytes()[start - 1] == b' ';
+        if !bounded || msg.as_bytes().get(end) != Some(&b'=') {
+            continue;
+        }
+        let rest = &msg[end + 1..];
+        return Some(match rest.strip_prefix('"') {
+            Some(q) => {
+                let mut close = q.len();
+                let b = q.as_bytes();
+                let mut j = 0;
+                while j < b.len() {
+                    match b[j] {
+                        b'\\' => j += 2,
+                        b'"' => {
+                            close = j;
+                            break;
+                        }
+                        _ => j += 1,
+                    }
+                }
+                &q[..close.min(q.len())]
+            }
+            None => rest.split(' ').next().unwrap_or(""),
+        });
+    }
+    None
+}
+
+/// Every size in a value (`11.6 GiB`, `[7.6 GiB 7.6 GiB]`, `6.9 GB`), summed, in bytes.
+fn bytes(v: &str) -> Option<u64> {
+    let mut total = 0.0;
+    let mut any = false;
+    for c in re().bytes.captures_iter(v) {
+        let Some(x) = num(&c[1]) else { continue };
+        let mul = match &c[2] {
+            "KiB" => 1024.0,
+            "MiB" => 1024.0 * 1024.0,
+            "GiB" => 1024.0 * 1024.0 * 1024.0,
+            "TiB" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
+            "KB" => 1e3,
+            "MB" => 1e6,
+            "GB" => 1e9,
+            "TB" => 1e12,
+            _ => 1.0,
+        };
+        total += x * mul;
+        any = true;
+    }
+    any.then(|| total.round() as u64)
+}
+
+/// What the server said at start-up, before any model loaded: it holds for every model it
+/// loads later.
+#[derive(Default)]
+pub struct Ollama {
+    gpus: Vec<String>,
+    no_gpu: Option<(NoGpu, u64, String)>,
+}
+
+impl Ollama {
+    fn startup_facts(&self, run: &mut Run) {
+        for g in &self.gpus {
+            if !run.devices.contains(g) && run.devices.len() < 16 {
+                run.devices.push(g.clone());
+            }
+        }
+        if let Some((why, at, text)) = &self.no_gpu {
+            let o = offload(run);
+            if o.no_gpu.is_none() {
+                o.no_gpu = Some(*why);
+                quote_placement(o, *at, text, false);
+            }
+        }
+    }
+
+    fn record(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
+        // Before slog's text handler took over the start-up line (to late 2024), `server config`
+        // came through Go's log package: `2024/06/10 10:00:00 routes.go:1008: INFO server config`.
+        let what = match field(msg, "msg") {
+            Some(w) => w,
+            None if msg.contains(" INFO server config env=") => "server config",
+            None => return,
+        };
+        if what == "inference compute" {
+            let library = field(msg, "library").unwrap_or("");
+            if library == "cpu" {
+                self.no_gpu
+                    .get_or_insert((NoGpu::NotFound, at, msg.to_string()));
+            } else {
+                let name = field(msg, "name")
+                    .filter(|n| !n.is_empty())
+                    .or(field(msg, "description"))
+                    .unwrap_or(library);
+                if !name.is_empty() && self.gpus.len() < 16 {
+                    self.gpus.push(name.to_string());
+                }
+                let run = runs.run(FW, at);
+                self.startup_facts(run);
+                return;
+            }
+        } else if what.starts_with("no compatible GPUs") {
+            self.no_gpu = Some((NoGpu::NotFound, at, msg.to_string()));
+        } else if what == "server config" {
+            let env = field(msg, "env").unwrap_or("");
+            let off = env.contains("OLLAMA_LLM_LIBRARY:cpu")
+                || env.contains("CUDA_VISIBLE_DEVICES:-1")
+                || env.contains("OLLAMA_NUM_GPU:0 ");
+            if !off {
+                return;
+            }
+            self.no_gpu = Some((NoGpu::Disabled, at, msg.to_string()));
+        } else if let Some(library) = what.strip_prefix("offload to ") {
+            self.offload_to(library, msg, at, runs);
+            return;
+        } else if what == "starting llama server" || what == "starting runner" {
+            let cmd = field(msg, "cmd").unwrap_or("");
+            let run = runs.run(FW, at);
+            let arg = |name: &str| {
+                let mut words = cmd.split_whitespace();
+                words.find(|w| *w == name)?;
+                words.next()?.parse::<i64>().ok()
+            };
+            if let Some(t) = arg("--threads").and_then(|t| u32::try_from(t).ok()) {
+                run.n_threads = Some(t);
+            }
+            if let Some(n) = arg("--n-gpu-layers") {
+                offload(run).requested = Some(n);
+            }
+            self.startup_facts(run);
+            return;
+        } else {
+            return;
+        }
+        let run = runs.run(FW, at);
+        self.startup_facts(run);
+    }
+
+    /// `offload to cuda`: one per model load, so a second one is a second run.
+    fn offload_to(&mut self, library: &str, msg: &str, at: u64, runs: &mut RunCollector) {
+        runs.boundary(FW, at, |r| {
+            r.offload.as_ref().is_some_and(|o| o.gpu_layers.is_some()) || r.decode.is_some()
+        });
+        let run = runs.run(FW, at);
+        self.startup_facts(run);
+        let weights = field(msg, "memory.weights.total").and_then(bytes);
+        if run.model_bytes.is_none() {
+            run.model_bytes = weights;
+        }
+        let o = offload(run);
+        let int = |k: &str| field(msg, k).and_then(|v| v.trim().parse::<i64>().ok());
+        o.requested = int("layers.requested").or(o.requested);
+        o.model_layers = int("layers.model").and_then(|v| u32::try_from(v).ok());
+        o.gpu_layers = int("layers.offload").and_then(|v| u32::try_from(v).ok());
+        o.vram_free_bytes = field(msg, "memory.available").and_then(bytes);
+        o.full_bytes = field(msg, "memory.required.full").and_then(bytes);
+        // `offload to gpu` (before mid-2024) names no library.
+        if library != "gpu" {
+            o.library = Some(library.to_string());
+        }
+        // From `msg=` on: the journald and timestamp prefix would push the memory fields past
+        // the quote's length.
+        let from = msg.find("msg=").unwrap_or(0);
+        quote_placement(o, at, &msg[from..], true);
+    }
+
+    fn ps_row(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
+        let Some(c) = re().ps_row.captures(msg) else {
+            return;
+        };
+        runs.boundary(FW, at, |_| true);
+        let run = runs.run(FW, at);
+        run.model = Some(c[1].to_string());
+        let cpu_pct = match (&c[4], c.get(5)) {
+            ("100% GPU", _) => 0.0,
+            ("100% CPU", _) => 100.0,
+            (_, Some(p)) => num(p.as_str()).unwrap_or(0.0),
+            _ => return,
+        };
+        let o = offload(run);
+        o.cpu_pct = Some(cpu_pct);
+        // SIZE (group 3) is the model with its cache and graph, not the weights: left unread.
+        quote_placement(o, at, msg, true);
+    }
+}
+
+impl FrameworkParser for Ollama {
+    fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
+        if msg.contains("msg=") || msg.contains(" INFO server config env=") {
+            self.record(msg, at, runs);
+        } else if msg.contains("CPU") || msg.contains("GPU") {
+            self.ps_row(msg, at, runs);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::evidence::{NoGpu, Run};
+
+    fn parse(text: &str) -> Vec<Run> {
+        let mut f = super::super::Frameworks::new("t", None);
+        for (i, l) in text.lines().enumerate() {
+            f.line(
+                crate::ingest::wrapper::unwrap(l).message,
+                i as u64 + 1,
+                crate::ingest::frameworks::ALL_PARSERS,
+            );
+        }
+        f.finish().runs
+    }
+
+    #[test]
+    fn slog_fields() {
+        let m = r#"time=x level=INFO msg="offload to cuda" layers.model=33 memory.available="[7.6 GiB 1.0 GiB]" a="q\"x" b=1"#;
+        assert_eq!(super::field(m, "msg"), Some("offload to cuda"));
+        assert_eq!(super::field(m, "layers.model"), Some("33"));
+        assert_eq!(super::field(m, "model"), None);
+        assert_eq!(super::field(m, "a"), Some(r#"q\"x"#));
+        assert_eq!(super::field(m, "b"), Some("1"));
+        let avail = super::field(m, "memory.available").and_then(super::bytes);
+        assert_eq!(
+            avail,
+            Some((8.6 * 1024.0 * 1024.0 * 1024.0_f64).round() as u64)
+        );
+    }
+
+    #[test]
+    fn server_log_partial_offload_with_relayed_llama_lines() {
+        let runs = parse(
+            r#"Mar 04 21:10:02 box ollama[1187]: time=2025-03-04T21:10:02.114Z level=INFO source=types.go:130 msg="inference compute" id=GPU-5a1c library=cuda variant=v12 compute=8.6 driver=12.4 name="NVIDIA GeForce RTX 3060" total="11.8 GiB" available="10.9 GiB"
+Mar 04 21:14:40 box ollama[1187]: time=2025-03-04T21:14:40.733Z level=INFO source=memory.go:356 msg="offload to cuda" layers.requested=-1 layers.model=49 layers.offload=31 layers.split="" memory.available="[10.9 GiB]" memory.gpu_overhead="0 B" memory.required.full="16.3 GiB" memory.required.partial="10.7 GiB" memory.required.kv="1.5 GiB" memory.weights.total="13.1 GiB"
+Mar 04 21:14:40 box ollama[1187]: time=2025-03-04T21:14:40.735Z level=INFO source=server.go:376 msg="starting llama server" cmd="/usr/lib/ollama/runners/cuda_v12_avx/ollama_llama_server runner --model /usr/share/ollama/.ollama/models/blobs/sha256-2049f5674b1e --ctx-size 8192 --batch-size 512 --n-gpu-layers 31 --threads 6 --parallel 4 --port 36073"
+Mar 04 21:14:42 box ollama[1187]: llm_load_tensors: offloading 31 repeating layers to GPU
+Mar 04 21:14:42 box ollama[1187]: llm_load_tensors: offloaded 31/49 layers to GPU"#,
+        );
+        assert_eq!(runs.len(), 1, "{runs:#?}");
+        let r = &runs[0];
+        assert_eq!(r.framework, Some(crate::evidence::Framework::Ollama));
+        assert_eq!(r.devices, vec!["NVIDIA GeForce RTX 3060".to_string()]);
+        assert_eq!(r.n_threads, Some(6));
+        let o = r.offload.as_ref().expect("offload");
+        assert_eq!((o.gpu_layers, o.model_layers), (Some(31), Some(49)));
+        assert_eq!(o.requested, Some(31));
+        assert_eq!(o.library.as_deref(), Some("cuda"));
+        assert!(o.full_bytes.unwrap() > o.vram_free_bytes.unwrap());
+        assert_eq!(o.line, Some(2), "the offload line is the quote");
+    }
+
+    #[test]
+    fn no_gpu_found_and_ps_rows() {
+        let runs = parse(
+            r#"time=2025-01-10T08:00:00.100+01:00 level=INFO source=gpu.go:386 msg="no compatible GPUs were discovered"
+time=2025-01-10T08:00:00.100+01:00 level=INFO source=types.go:131 msg="inference compute" id=0 library=cpu variant=avx2 compute="" driver=0.0 name="" total="31.2 GiB" available="28.0 GiB"
+time=2025-01-10T08:01:00.000+01:00 level=INFO source=memory.go:356 msg="offload to cpu" layers.requested=-1 layers.model=33 layers.offload=0 layers.split="" memory.available="[28.0 GiB]""#,
+        );
+        assert_eq!(runs.len(), 1);
+        let o = runs[0].offload.as_ref().unwrap();
+        assert_eq!(o.no_gpu, Some(NoGpu::NotFound));
+        assert_eq!(o.gpu_layers, Some(0));
+        let ps = parse(
+            "NAME              ID              SIZE      PROCESSOR          UNTIL
+llama3.1:8b       46e0c10c039e    6.9 GB    38%/62% CPU/GPU    4 minutes from now
+qwen2.5:0.5b      a8b0c5157701    1.4 GB    100% GPU           Forever",
+        );
+        assert_eq!(ps.len(), 2);
+        assert_eq!(ps[0].model.as_deref(), Some("llama3.1:8b"));
+        assert_eq!(ps[0].offload.as_ref().unwrap().cpu_pct, Some(38.0));
+        assert_eq!(ps[1].offload.as_ref().unwrap().cpu_pct, Some(0.0));
+    }
+}
