@@ -132,23 +132,30 @@ pub const VERDICT_PARAMS: &[&str] = &[
     "a",
     "a_tok_s",
     "b",
+    "best_mode",
+    "best_tok_s",
     "b_tok_s",
     "capped_pct",
     "ceiling_tok_s",
     "expected_tok_s",
     "few",
     "few_tok_s",
+    "first_tok_s",
     "input",
+    "last_tok_s",
     "line",
     "little_clock_ratio",
     "little_share",
     "many",
     "many_tok_s",
+    "mode",
+    "mode_tok_s",
     "pct_of_expected",
     "ratio",
     "ratio_pct",
     "share",
     "slower_pct",
+    "trials",
     "what",
 ];
 
@@ -221,7 +228,10 @@ fn estimate(f: &Finding) -> Option<(f64, Phrase)> {
                 vec![("share", param(f, "share")), ("clock", format!("{r:.2}"))],
             )
         }
-        "threads.sweep-slower" => {
+        "threads.sweep-slower"
+        | "threads.over-usable"
+        | "threads.smt-siblings"
+        | "threads.efficiency-cores" => {
             let (few, many) = (num(f, "few_tok_s")?, num(f, "many_tok_s")?);
             (
                 few / many,
@@ -257,6 +267,28 @@ fn estimate(f: &Finding) -> Option<(f64, Phrase)> {
                 from_pct_lost(p)?,
                 "verdict.basis.slower",
                 vec![("pct", param(f, "slower_pct"))],
+            )
+        }
+        "power.mode-sweep" => (
+            num(f, "ratio")?,
+            "verdict.basis.mode-sweep",
+            vec![
+                ("mode", param(f, "mode")),
+                ("mode_tok_s", param(f, "mode_tok_s")),
+                ("best_mode", param(f, "best_mode")),
+                ("best_tok_s", param(f, "best_tok_s")),
+            ],
+        ),
+        "power.trials-decline" => {
+            let r = num(f, "ratio_pct")?;
+            (
+                100.0 / r.max(1.0),
+                "verdict.basis.trials",
+                vec![
+                    ("trials", param(f, "trials")),
+                    ("first_tok_s", param(f, "first_tok_s")),
+                    ("last_tok_s", param(f, "last_tok_s")),
+                ],
             )
         }
         "thermal.sustained-decay" => {

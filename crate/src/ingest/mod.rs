@@ -5,6 +5,7 @@
 //! findings; they only record what the text says.
 
 pub mod bundle;
+pub mod cpu_limits;
 pub mod decode;
 pub mod delimited;
 pub mod failure_phrases;

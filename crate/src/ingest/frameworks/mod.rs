@@ -19,6 +19,7 @@ pub mod mnn;
 pub mod ncnn;
 pub mod onnxruntime;
 pub mod runs;
+pub mod sweep_table;
 pub mod tflite;
 
 use crate::evidence::Framework;
@@ -69,6 +70,12 @@ pub const PARSERS: &[Spec] = &[
         keywords: &[ncnn::KEYWORDS],
         make: |_| Box::new(ncnn::Ncnn),
     },
+    // After the framework tables (llama-bench's and llm_bench's stay theirs), before the
+    // generic reader: the rows of a typed sweep are claimed so it does not read them again.
+    Spec {
+        keywords: &[sweep_table::KEYWORDS, TABLE_ROWS],
+        make: |fw| Box::new(sweep_table::SweepTable::new(fw)),
+    },
     // Last: it reads only the lines that none of the above took.
     Spec {
         keywords: &[generic_timings::KEYWORDS],
@@ -101,6 +108,8 @@ pub trait FrameworkParser {
     fn in_block(&self) -> bool {
         false
     }
+    /// The input ended: a parser that holds lines back (a table's rows) gives them now.
+    fn finish(&mut self, _runs: &mut RunCollector) {}
 }
 
 /// Every framework parser over one input.
@@ -161,7 +170,10 @@ impl Frameworks {
     }
 
     /// The runs found, each completed by its framework's last decisions.
-    pub fn finish(self) -> runs::Collected {
+    pub fn finish(mut self) -> runs::Collected {
+        for p in &mut self.parsers {
+            p.finish(&mut self.runs);
+        }
         let mut collected = self.runs.finish();
         for r in &mut collected.runs {
             finalize(r);
