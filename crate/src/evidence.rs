@@ -301,6 +301,10 @@ pub struct Run {
     /// The table marks this row as the setting in use (`default`, `current`, `默认`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub default_setting: bool,
+    /// One row of a typed sweep whose rows differ in a setting (quant, model, size, power
+    /// mode) by design: not a repeat of the runs beside it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub sweep_row: bool,
 }
 
 /// What a time series measures. Values are stored in the unit named here, converted on ingest.

@@ -59,7 +59,11 @@ fn mode_sweep(ev: &Evidence, input: usize) -> Option<Finding> {
         .iter()
         .find(|r| r.0.default_setting)
         .map(|r| (r, None))
-        .or_else(|| rows.iter().find(|r| status(r.1)).map(|r| (r, Some("status"))))
+        .or_else(|| {
+            rows.iter()
+                .find(|r| status(r.1))
+                .map(|r| (r, Some("status")))
+        })
         .or_else(|| rows.first().map(|r| (r, Some("first-row"))))?;
     let best = rows.iter().max_by(|a, b| a.2.total_cmp(&b.2))?;
     let ratio = best.2 / current.2;

@@ -131,7 +131,10 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                     ("n_threads", n.to_string()),
                     ("usable", cpus_text(cpus)),
                     ("source", format!("@threads.usable.{source}")),
-                    ("ratio", fmt(f64::from(n) / cpus)),
+                    (
+                        "ratio",
+                        cpus_text((f64::from(n) / cpus * 10.0).round() / 10.0),
+                    ),
                 ];
                 sized(&mut params, sweep(ev, cpus, n));
                 out.push(Finding {
@@ -185,10 +188,7 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                     ("n_threads", n.to_string()),
                     ("cores", cores.to_string()),
                     ("per_core", tpc.to_string()),
-                    (
-                        "logical",
-                        m.logical.unwrap_or(cores * tpc).to_string(),
-                    ),
+                    ("logical", m.logical.unwrap_or(cores * tpc).to_string()),
                 ];
                 sized(&mut params, sweep(ev, f64::from(cores), n));
                 out.push(Finding {

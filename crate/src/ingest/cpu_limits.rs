@@ -58,9 +58,18 @@ fn re() -> &'static Re {
 
 /// Cheap test that a message may concern this reader.
 fn may_concern(msg: &str) -> bool {
-    ["cpu.max", "cfs_", "nproc", "--cpus", "cpus:", "taskset", "affinity", "physcpubind"]
-        .iter()
-        .any(|w| msg.contains(w))
+    [
+        "cpu.max",
+        "cfs_",
+        "nproc",
+        "--cpus",
+        "cpus:",
+        "taskset",
+        "affinity",
+        "physcpubind",
+    ]
+    .iter()
+    .any(|w| msg.contains(w))
         || msg.starts_with("Cpus_allowed")
         || msg.contains("numactl")
 }
@@ -162,8 +171,7 @@ impl CpuLimits {
                     if rest.is_empty() {
                         self.pending = Some((Pending::Nproc, number));
                     }
-                } else if let Ok(n) = rest.split_whitespace().next().unwrap_or("").parse::<u32>()
-                {
+                } else if let Ok(n) = rest.split_whitespace().next().unwrap_or("").parse::<u32>() {
                     if (1..=4096).contains(&n) {
                         add(CpuLimitKind::Nproc, f64::from(n), hints);
                     }
@@ -171,7 +179,11 @@ impl CpuLimits {
             }
             return;
         }
-        if let Some(c) = r.cpus_flag.captures(msg).or_else(|| r.compose.captures(msg)) {
+        if let Some(c) = r
+            .cpus_flag
+            .captures(msg)
+            .or_else(|| r.compose.captures(msg))
+        {
             if let Ok(v) = c[1].parse::<f64>() {
                 if v > 0.0 && v <= 4096.0 {
                     add(CpuLimitKind::ContainerCpus, v, hints);
@@ -182,7 +194,11 @@ impl CpuLimits {
         let list = r
             .taskset_c
             .captures(msg)
-            .or_else(|| r.physcpubind.captures(msg).filter(|_| msg.contains("numactl")))
+            .or_else(|| {
+                r.physcpubind
+                    .captures(msg)
+                    .filter(|_| msg.contains("numactl"))
+            })
             .or_else(|| r.allowed.captures(msg))
             .and_then(|c| parse_affinity(&c[1], true))
             .or_else(|| {

@@ -5,11 +5,11 @@
 //! over each message ([`scan`]) decides whether the parsers see it at all.
 
 use super::cpu_limits::CpuLimits;
-use super::lscpu::Lscpu;
 use super::failure_phrases;
 use super::fallback_phrases;
 use super::frameworks::{Frameworks, ParserMask, ALL_PARSERS, PARSERS};
 use super::lines::Line;
+use super::lscpu::Lscpu;
 use super::wrapper;
 use super::LineParser;
 use crate::evidence::Framework;
@@ -139,7 +139,9 @@ impl LineParser for LogParser {
                 .lscpu
                 .line(self.input, line.number, message.trim(), &mut ev.sched.hints)
                 .is_some()
-                && (message.contains(':') || message.starts_with(|c: char| c.is_ascii_digit()) || message.starts_with("CPU "));
+                && (message.contains(':')
+                    || message.starts_with(|c: char| c.is_ascii_digit())
+                    || message.starts_with("CPU "));
         }
         let hits = if self.gated { scan(message) } else { EVERYONE };
         if super::frameworks::generic_timings::looks_like_timing(message) {

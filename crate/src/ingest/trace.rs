@@ -8,8 +8,8 @@
 //! like), a header/comment line, a blank line, or a line of system information. Anything else is
 //! counted as skipped, with its line number, so nothing is dropped silently.
 
-use super::lines::Line;
 use super::cpu_limits::CpuLimits;
+use super::lines::Line;
 use super::lscpu::Lscpu;
 use super::max_freq_list::MaxFreqList;
 use super::trace_line::{self, Style};

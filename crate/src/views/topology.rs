@@ -472,8 +472,10 @@ pub fn machine(s: &SchedEvidence, topo: &Topology) -> Machine {
     let little = topo.cpus_in(Cluster::Little);
     let fast = topo.fast_cpus();
     let fast_cores = (topo.known() && !little.is_empty() && !fast.is_empty()).then(|| {
-        let cores: std::collections::BTreeSet<u32> =
-            fast.iter().filter_map(|c| h.core_of.get(c).copied()).collect();
+        let cores: std::collections::BTreeSet<u32> = fast
+            .iter()
+            .filter_map(|c| h.core_of.get(c).copied())
+            .collect();
         if cores.len() == fast.len() || cores.is_empty() {
             fast.len() as u32
         } else {

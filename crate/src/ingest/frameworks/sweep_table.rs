@@ -30,8 +30,27 @@ use std::sync::OnceLock;
 
 /// Literals one of which a header line contains: its speed column's words.
 pub const KEYWORDS: &[&str] = &[
-    "tok", "t/s", "tps", "it/s", "speed", "ms/", "ms per", "per second", "throughput", "decode",
-    "prefill", "prompt", "eval", "gen", "pp", "tg", "rate", "速度", "解码", "预填充", "生成",
+    "tok",
+    "t/s",
+    "tps",
+    "it/s",
+    "speed",
+    "ms/",
+    "ms per",
+    "per second",
+    "throughput",
+    "decode",
+    "prefill",
+    "prompt",
+    "eval",
+    "gen",
+    "pp",
+    "tg",
+    "rate",
+    "速度",
+    "解码",
+    "预填充",
+    "生成",
     "吞吐",
 ];
 
@@ -146,9 +165,18 @@ fn classify(cell: &str) -> Col {
     if c.is_empty() {
         return Col::Unknown;
     }
-    let rate = ["/s", "/sec", "per second", "per sec", "速度", "吞吐", "throughput", "speed"]
-        .iter()
-        .any(|u| c.contains(u))
+    let rate = [
+        "/s",
+        "/sec",
+        "per second",
+        "per sec",
+        "速度",
+        "吞吐",
+        "throughput",
+        "speed",
+    ]
+    .iter()
+    .any(|u| c.contains(u))
         || has_word(ws, &["tps", "rate", "tok_s", "tokens_per_second", "toks"]);
     let per_token = ["ms/t", "ms per", "s/tok", "ms/it", "每token", "每 token"]
         .iter()
@@ -177,7 +205,10 @@ fn classify(cell: &str) -> Col {
     let pre = test_word(ws, "pp");
     let dec = test_word(ws, "tg");
     let is_pre = pre.is_some()
-        || has_word(ws, &["pp", "prefill", "prompt", "prefilling", "encode", "pre"])
+        || has_word(
+            ws,
+            &["pp", "prefill", "prompt", "prefilling", "encode", "pre"],
+        )
         || ["预填充", "提示", "首字"].iter().any(|z| c.contains(z));
     let is_dec = dec.is_some()
         || has_word(
@@ -197,7 +228,9 @@ fn classify(cell: &str) -> Col {
         || ["解码", "生成", "输出"].iter().any(|z| c.contains(z));
     let counts = has_word(
         ws,
-        &["tokens", "token", "n_prompt", "n_gen", "count", "length", "len", "ctx", "context"],
+        &[
+            "tokens", "token", "n_prompt", "n_gen", "count", "length", "len", "ctx", "context",
+        ],
     ) && !rate
         && !per_token;
     if (rate || per_token || is_pre || is_dec) && !counts {
@@ -253,15 +286,16 @@ fn classify(cell: &str) -> Col {
             "dtype",
             "weights",
         ],
-    ) || ["量化", "精度", "类型", "格式"].iter().any(|z| c.contains(z))
+    ) || ["量化", "精度", "类型", "格式"]
+        .iter()
+        .any(|z| c.contains(z))
     {
         return Col::Quant;
     }
     if has_word(ws, &["model", "models", "file", "gguf", "checkpoint"]) || c.contains("模型") {
         return Col::Model;
     }
-    if has_word(ws, &["w", "watts", "watt", "draw"]) || c.contains("功率") || c == "功耗 w"
-    {
+    if has_word(ws, &["w", "watts", "watt", "draw"]) || c.contains("功率") || c == "功耗 w" {
         return Col::Watts;
     }
     if has_word(
@@ -296,13 +330,23 @@ fn classify(cell: &str) -> Col {
             "attempt",
         ],
     ) || c == "#"
-        || ["次数", "第几次", "轮", "序号", "次"].iter().any(|z| c.contains(z))
+        || ["次数", "第几次", "轮", "序号", "次"]
+            .iter()
+            .any(|z| c.contains(z))
     {
         return Col::Trial;
     }
     if has_word(
         ws,
-        &["time", "elapsed", "minute", "minutes", "min", "t", "timestamp"],
+        &[
+            "time",
+            "elapsed",
+            "minute",
+            "minutes",
+            "min",
+            "t",
+            "timestamp",
+        ],
     ) || c.contains("时间")
     {
         return Col::Time;
@@ -413,8 +457,11 @@ fn value(cell: &str) -> Option<(f64, Option<f64>, String)> {
 fn is_blank(cell: &str) -> bool {
     let l = cell.trim().trim_matches('*').to_lowercase();
     l.is_empty()
-        || ["-", "—", "–", "n/a", "na", "x", "?", "oom", "crash", "crashed", "failed", "fail", "err", "error", "timeout", "/"]
-            .contains(&l.as_str())
+        || [
+            "-", "—", "–", "n/a", "na", "x", "?", "oom", "crash", "crashed", "failed", "fail",
+            "err", "error", "timeout", "/",
+        ]
+        .contains(&l.as_str())
         || l.starts_with("oom")
         || l.starts_with("crash")
         || l.starts_with("fail")
@@ -423,9 +470,11 @@ fn is_blank(cell: &str) -> bool {
 /// The row marks the setting in use.
 fn marks_default(cell: &str) -> bool {
     let l = cell.to_lowercase();
-    ["default", "current", "stock", "默认", "当前", "←", "<-", "(*)"]
-        .iter()
-        .any(|m| l.contains(m))
+    [
+        "default", "current", "stock", "默认", "当前", "←", "<-", "(*)",
+    ]
+    .iter()
+    .any(|m| l.contains(m))
         || l.trim_end().ends_with('*')
 }
 
@@ -560,8 +609,7 @@ fn is_rule(line: &str) -> bool {
     let t = line.trim();
     !t.is_empty()
         && t.chars().any(|c| c == '-' || c == '=')
-        && t
-            .chars()
+        && t.chars()
             .all(|c| matches!(c, '-' | ':' | '|' | ' ' | '\t' | '=' | '+'))
 }
 
@@ -621,8 +669,10 @@ impl Table {
                     });
                 }
                 Col::Params => {
-                    row.params = param_count(cell.trim())
-                        .or_else(|| v.as_ref().and_then(|(n, _, u)| param_count(&format!("{n}{u}"))));
+                    row.params = param_count(cell.trim()).or_else(|| {
+                        v.as_ref()
+                            .and_then(|(n, _, u)| param_count(&format!("{n}{u}")))
+                    });
                 }
                 Col::Speed { per_token, .. } => {
                     if let Some((n, sd, unit)) = v {
@@ -637,7 +687,8 @@ impl Table {
                             (false, _) => n,
                         };
                         if tok_s > 0.0 && tok_s.is_finite() {
-                            row.speeds.push((i, tok_s, if per { None } else { sd }, per));
+                            row.speeds
+                                .push((i, tok_s, if per { None } else { sd }, per));
                         }
                     }
                 }
@@ -680,23 +731,35 @@ impl Table {
                     ..Phase::default()
                 })
         };
-        (pick(Ph::Decode).or_else(|| pick(Ph::Any)), pick(Ph::Prefill))
+        (
+            pick(Ph::Decode).or_else(|| pick(Ph::Any)),
+            pick(Ph::Prefill),
+        )
     }
 
     fn flush(self, fw: Framework, runs: &mut RunCollector) {
         let rows: Vec<&Row> = self.rows.iter().filter(|r| !r.speeds.is_empty()).collect();
         if !self.mapped || rows.is_empty() {
             if self.fitting > 0 && runs.tables_not_mapped.len() < MAX_NOT_MAPPED {
-                runs.tables_not_mapped
-                    .push((self.header_line, self.last_line, self.header.clone()));
+                runs.tables_not_mapped.push((
+                    self.header_line,
+                    self.last_line,
+                    self.header.clone(),
+                ));
             }
             return;
         }
         let distinct = |f: &dyn Fn(&Row) -> Option<String>| {
-            rows.iter().filter_map(|r| f(r)).collect::<BTreeSet<_>>().len()
+            rows.iter()
+                .filter_map(|r| f(r))
+                .collect::<BTreeSet<_>>()
+                .len()
         };
         let threads_vary = distinct(&|r| r.threads.map(|t| t.to_string())) >= 2;
-        let timed = self.cols.iter().any(|c| matches!(c, Col::Trial | Col::Time));
+        let timed = self
+            .cols
+            .iter()
+            .any(|c| matches!(c, Col::Trial | Col::Time));
         if threads_vary {
             // One run per setting that is not the thread count.
             let key = |r: &Row| (r.quant.clone(), r.model.clone(), r.mode.clone(), r.bytes);
@@ -744,6 +807,13 @@ impl Table {
             }
             return;
         }
+        let settings_vary = distinct(&|r| {
+            Some(format!(
+                "{:?}{:?}{:?}{:?}",
+                r.quant, r.model, r.bytes, r.params
+            ))
+        }) >= 2
+            || distinct(&|r| r.mode.clone()) >= 2;
         for (i, r) in rows.iter().enumerate() {
             let (decode, prefill) = self.phases(r);
             if decode.is_none() && prefill.is_none() {
@@ -771,6 +841,7 @@ impl Table {
                 },
                 temp_c: r.temp,
                 default_setting: r.default,
+                sweep_row: settings_vary && !timed,
                 decode,
                 prefill,
                 ..Run::default()
@@ -868,7 +939,10 @@ mod tests {
         ));
         assert!(matches!(
             classify("ms per token"),
-            Col::Speed { per_token: true, .. }
+            Col::Speed {
+                per_token: true,
+                ..
+            }
         ));
         assert!(matches!(
             classify("Prompt (t/s)"),
@@ -881,8 +955,20 @@ mod tests {
             classify("tg128"),
             Col::Speed { phase: Ph::Decode, test: Some(t), .. } if t == "tg128"
         ));
-        assert!(matches!(classify("解码速度"), Col::Speed { phase: Ph::Decode, .. }));
-        assert!(matches!(classify("Total t/s"), Col::Speed { phase: Ph::Mixed, .. }));
+        assert!(matches!(
+            classify("解码速度"),
+            Col::Speed {
+                phase: Ph::Decode,
+                ..
+            }
+        ));
+        assert!(matches!(
+            classify("Total t/s"),
+            Col::Speed {
+                phase: Ph::Mixed,
+                ..
+            }
+        ));
         assert_eq!(classify("size (GB)"), Col::Size(Some("GB")));
         assert_eq!(classify("Quant"), Col::Quant);
         assert_eq!(classify("量化"), Col::Quant);
@@ -912,9 +998,8 @@ mod tests {
 
     #[test]
     fn quant_sweep_one_run_per_row() {
-        let (runs, _) = read(
-            "quant,size GB,tok/s\nQ8_0,7.16,9.8\nQ4_K_M,4.07 GB,16.9\nQ2_K,2.96,22.4 ± 0.3\n",
-        );
+        let (runs, _) =
+            read("quant,size GB,tok/s\nQ8_0,7.16,9.8\nQ4_K_M,4.07 GB,16.9\nQ2_K,2.96,22.4 ± 0.3\n");
         assert_eq!(runs.len(), 3);
         assert_eq!(runs[1].quant.as_deref(), Some("Q4_K_M"));
         assert_eq!(runs[1].model_bytes, Some(4_370_129_224));
@@ -931,10 +1016,7 @@ mod tests {
         let d = runs[0].decode.as_ref().unwrap();
         assert!((d.tok_s.unwrap() - 11.737).abs() < 0.01 && d.derived);
         assert_eq!(runs[0].quant.as_deref(), Some("Q4_0"));
-        assert_eq!(
-            runs[1].prefill.as_ref().and_then(|p| p.tok_s),
-            Some(38.2)
-        );
+        assert_eq!(runs[1].prefill.as_ref().and_then(|p| p.tok_s), Some(38.2));
     }
 
     #[test]
@@ -959,7 +1041,8 @@ mod tests {
         );
         assert!(runs.is_empty() && not.is_empty());
         // Prose that names a speed is no header.
-        let (runs, not) = read("The decode speed drops when I use more threads, see below.\nI get 12 tok/s\n");
+        let (runs, not) =
+            read("The decode speed drops when I use more threads, see below.\nI get 12 tok/s\n");
         assert!(runs.is_empty() && not.is_empty());
         // A speed table that says nothing of what changed is noted with its header.
         let (runs, not) = read("| Phone | tok/s |\n|---|---|\n| Pixel 8 | 9.1 |\n| S24 | 14.0 |\n");
