@@ -118,6 +118,9 @@ pub enum ProblemCode {
     CounterLinesSkipped,
     /// More counter summaries than kept (`simpleperf stat --interval` repeats them).
     CountersCut,
+    /// A typed table with speeds whose columns tokscope could not map to a sweep (the header
+    /// is shown).
+    TableNotMapped,
 }
 
 impl ProblemCode {
@@ -152,6 +155,7 @@ impl ProblemCode {
             ProblemCode::CountersNotRead => "counters-not-read".into(),
             ProblemCode::CounterLinesSkipped => "counter-lines-skipped".into(),
             ProblemCode::CountersCut => "counters-cut".into(),
+            ProblemCode::TableNotMapped => "table-not-mapped".into(),
         }
     }
 }
@@ -294,6 +298,23 @@ pub struct Run {
     /// The process's peak memory, when the framework prints it (mlx-lm's `Peak memory`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub peak_memory_bytes: Option<u64>,
+    // --- what a typed sweep table says about the row this run is
+    /// The power mode the row ran in, as typed (`MAXN`, `15W`, `powersave`, `balanced`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub power_mode: Option<String>,
+    /// The row's trial number in a table of repeated runs (as numbered, else its position).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trial: Option<u32>,
+    /// The temperature the row states, °C.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temp_c: Option<f64>,
+    /// The table marks this row as the setting in use (`default`, `current`, `默认`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub default_setting: bool,
+    /// One row of a typed sweep whose rows differ in a setting (quant, model, size, power
+    /// mode) by design: not a repeat of the runs beside it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub sweep_row: bool,
 }
 
 /// One timed stage: its total, and how many passes it took when printed.

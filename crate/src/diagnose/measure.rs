@@ -66,6 +66,8 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
             .iter()
             .copied()
             .filter(|r| r.decode.as_ref().and_then(|d| d.tok_s).is_some())
+            // The rows of a quant or power-mode sweep differ by design, not by warm-up.
+            .filter(|r| !r.sweep_row)
             .collect();
         if timed.len() >= 3 {
             let first = decode_tok_s(timed[0]).unwrap_or(0.0);

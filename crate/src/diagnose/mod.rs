@@ -15,6 +15,7 @@ mod load;
 mod measure;
 mod memory;
 mod offload;
+mod power_sweeps;
 mod power_under_voltage;
 mod quant;
 pub mod run_facts;
@@ -29,6 +30,7 @@ mod thermal_freq_capped;
 mod thermal_kernel_throttle;
 mod thermal_rotating_throttle;
 mod threads;
+mod threads_machine;
 mod usb_errors;
 pub mod verdict;
 
@@ -160,6 +162,8 @@ const RULES: &[Rule] = &[
     },
     rule(compare::IDS, compare::rule),
     rule(threads::IDS, threads::rule),
+    rule(threads_machine::IDS, threads_machine::rule),
+    rule(power_sweeps::IDS, power_sweeps::rule),
     rule(measure::IDS, measure::rule),
     rule(load::IDS, load::rule),
     rule(power_under_voltage::IDS, power_under_voltage::rule),

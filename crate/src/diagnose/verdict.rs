@@ -133,6 +133,8 @@ pub const VERDICT_PARAMS: &[&str] = &[
     "a",
     "a_tok_s",
     "b",
+    "best_mode",
+    "best_tok_s",
     "b_tok_s",
     "bw_ratio",
     "capped_pct",
@@ -141,19 +143,24 @@ pub const VERDICT_PARAMS: &[&str] = &[
     "expected_tok_s",
     "few",
     "few_tok_s",
+    "first_tok_s",
     "flags",
     "input",
+    "last_tok_s",
     "line",
     "little_clock_ratio",
     "little_share",
     "many",
     "many_tok_s",
+    "mode",
+    "mode_tok_s",
     "pct_of_expected",
     "prefill_decode",
     "ratio",
     "ratio_pct",
     "share",
     "slower_pct",
+    "trials",
     "what",
 ];
 
@@ -322,7 +329,10 @@ fn estimate(f: &Finding) -> Option<Estimate> {
                 vec![("share", param(f, "share")), ("clock", format!("{r:.2}"))],
             )
         }
-        "threads.sweep-slower" => {
+        "threads.sweep-slower"
+        | "threads.over-usable"
+        | "threads.smt-siblings"
+        | "threads.efficiency-cores" => {
             let (few, many) = (num(f, "few_tok_s")?, num(f, "many_tok_s")?);
             (
                 few / many,
@@ -358,6 +368,28 @@ fn estimate(f: &Finding) -> Option<Estimate> {
                 from_pct_lost(p)?,
                 "verdict.basis.slower",
                 vec![("pct", param(f, "slower_pct"))],
+            )
+        }
+        "power.mode-sweep" => (
+            num(f, "ratio")?,
+            "verdict.basis.mode-sweep",
+            vec![
+                ("mode", param(f, "mode")),
+                ("mode_tok_s", param(f, "mode_tok_s")),
+                ("best_mode", param(f, "best_mode")),
+                ("best_tok_s", param(f, "best_tok_s")),
+            ],
+        ),
+        "power.trials-decline" => {
+            let r = num(f, "ratio_pct")?;
+            (
+                100.0 / r.max(1.0),
+                "verdict.basis.trials",
+                vec![
+                    ("trials", param(f, "trials")),
+                    ("first_tok_s", param(f, "first_tok_s")),
+                    ("last_tok_s", param(f, "last_tok_s")),
+                ],
             )
         }
         "thermal.sustained-decay" => {

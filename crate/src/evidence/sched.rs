@@ -675,6 +675,65 @@ pub struct TopologyHints {
     /// The instructions the CPU itself offers: `/proc/cpuinfo` `Features` (Arm) or `flags`
     /// (x86), or lscpu's `Flags`. The build's own flags are a run's `cpu_features`.
     pub cpu_flags: Option<CpuFlags>,
+    /// lscpu's `Thread(s) per core` (2 on SMT machines).
+    pub threads_per_core: Option<u32>,
+    /// Physical cores: lscpu's `Core(s) per socket` × `Socket(s)`.
+    pub physical_cores: Option<u32>,
+    /// The core each CPU belongs to (`lscpu -e`'s CORE column): CPUs of one core are SMT
+    /// siblings.
+    pub core_of: BTreeMap<u32, u32>,
+    /// Limits on how many CPUs a process may use, in input order (first [`MAX_CPU_LIMITS`]).
+    pub cpu_limits: Vec<CpuLimit>,
+}
+
+/// Limits kept: a paste states a handful.
+pub const MAX_CPU_LIMITS: usize = 32;
+
+/// Where a limit on usable CPUs was stated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum CpuLimitKind {
+    /// cgroup v2 `cpu.max` or v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`: quota / period.
+    CgroupQuota,
+    /// `nproc`: the CPUs the calling process may run on.
+    Nproc,
+    /// docker / podman `--cpus`.
+    ContainerCpus,
+    /// `taskset -c LIST cmd`, `taskset -p` output, `Cpus_allowed_list`.
+    Affinity,
+    /// lscpu's `CPU(s)` or system_info's hardware threads: every logical CPU.
+    Online,
+}
+
+impl CpuLimitKind {
+    pub fn key(self) -> &'static str {
+        match self {
+            CpuLimitKind::CgroupQuota => "cgroup-quota",
+            CpuLimitKind::Nproc => "nproc",
+            CpuLimitKind::ContainerCpus => "container-cpus",
+            CpuLimitKind::Affinity => "affinity",
+            CpuLimitKind::Online => "online",
+        }
+    }
+}
+
+/// One statement of how many CPUs may run the process.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CpuLimit {
+    pub input: InputId,
+    pub line: u64,
+    pub kind: CpuLimitKind,
+    /// CPUs' worth of time or count (a quota may be fractional: 1.5).
+    pub cpus: f64,
+    /// The line verbatim, clipped.
+    pub text: String,
+}
+
+impl TopologyHints {
+    pub fn add_cpu_limit(&mut self, limit: CpuLimit) {
+        if self.cpu_limits.len() < MAX_CPU_LIMITS && limit.cpus.is_finite() && limit.cpus > 0.0 {
+            self.cpu_limits.push(limit);
+        }
+    }
 }
 
 /// A CPU's instruction flags as the kernel lists them, kept where all listed processors agree:

@@ -4,10 +4,12 @@
 //! Most lines of a real capture concern neither (other apps' logcat noise), so one keyword pass
 //! over each message ([`scan`]) decides whether the parsers see it at all.
 
+use super::cpu_limits::CpuLimits;
 use super::failure_phrases;
 use super::fallback_phrases;
 use super::frameworks::{Frameworks, ParserMask, ALL_PARSERS, PARSERS};
 use super::lines::Line;
+use super::lscpu::Lscpu;
 use super::wrapper;
 use super::LineParser;
 use crate::evidence::Framework;
@@ -27,6 +29,10 @@ pub struct LogParser {
     timing_like: SkippedLines,
     first_lines: SkippedLines,
     fallbacks: bool,
+    /// cgroup quotas, `nproc`, `--cpus` and affinity pasted beside the log.
+    limits: CpuLimits,
+    lscpu: Lscpu,
+    in_lscpu: bool,
 }
 
 impl LogParser {
@@ -39,6 +45,9 @@ impl LogParser {
             timing_like: SkippedLines::default(),
             first_lines: SkippedLines::default(),
             fallbacks: false,
+            limits: CpuLimits::default(),
+            lscpu: Lscpu::default(),
+            in_lscpu: false,
         }
     }
 }
@@ -125,6 +134,18 @@ impl LineParser for LogParser {
             return;
         }
         self.first_lines.add(line.number, text);
+        self.limits
+            .line(self.input, line.number, message, &mut ev.sched.hints);
+        // lscpu pasted into the log: its summary (every line `Key: value`) or its table.
+        if self.in_lscpu || message.starts_with("Architecture:") || message.starts_with("CPU ") {
+            self.in_lscpu = self
+                .lscpu
+                .line(self.input, line.number, message.trim(), &mut ev.sched.hints)
+                .is_some()
+                && (message.contains(':')
+                    || message.starts_with(|c: char| c.is_ascii_digit())
+                    || message.starts_with("CPU "));
+        }
         let hits = if self.gated { scan(message) } else { EVERYONE };
         if super::frameworks::generic_timings::looks_like_timing(message) {
             self.timing_like.add(line.number, text);
@@ -160,6 +181,19 @@ impl LineParser for LogParser {
         if let Some(f) = self.frameworks.take() {
             let collected = f.finish();
             found |= !collected.runs.is_empty();
+            // A typed table no reader turned into a run: show its header, never silence.
+            let mut tables = SkippedLines::default();
+            for (from, to, header) in &collected.tables_not_mapped {
+                let read = collected.runs.iter().any(|r| {
+                    r.line_start.is_some_and(|s| s <= *to) && r.line_end.is_some_and(|e| e >= *from)
+                });
+                if !read {
+                    tables.add(*from, header);
+                }
+            }
+            if !tables.is_empty() {
+                ev.problem_lines(self.input, ProblemCode::TableNotMapped, &tables);
+            }
             ev.runs.extend(collected.runs);
             if collected.dropped > 0 {
                 ev.problem_count(

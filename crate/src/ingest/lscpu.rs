@@ -10,7 +10,7 @@
 //! The summary (`Architecture:`, `CPU(s):`, `Model name:`, ...) gives the CPU count, the
 //! architecture and the model, which tell a uniform x86 CPU from an unknown one.
 
-use crate::evidence::sched::{TopologyHints, MAX_CPU};
+use crate::evidence::sched::{CpuLimit, CpuLimitKind, TopologyHints, MAX_CPU};
 use crate::evidence::InputId;
 
 /// Whether `line` is the header of `lscpu -e`.
@@ -159,6 +159,27 @@ impl Lscpu {
             "CPU(s)" => {
                 if let Ok(n) = v.parse::<u32>() {
                     hints.nr_cpus = Some(hints.nr_cpus.map_or(n, |m| m.max(n)));
+                    hints.add_cpu_limit(CpuLimit {
+                        input,
+                        line: number,
+                        kind: CpuLimitKind::Online,
+                        cpus: f64::from(n),
+                        text: crate::evidence::clip(trimmed),
+                    });
+                }
+            }
+            "Thread(s) per core" => {
+                hints.threads_per_core = v.parse::<u32>().ok().filter(|n| (1..=8).contains(n))
+            }
+            // Sockets follow the cores per socket in every util-linux version.
+            "Core(s) per socket" | "Core(s) per cluster" => {
+                hints.physical_cores = v.parse::<u32>().ok().filter(|n| (1..=4096).contains(n))
+            }
+            "Socket(s)" => {
+                if let (Some(c), Ok(s)) = (hints.physical_cores, v.parse::<u32>()) {
+                    if (2..=64).contains(&s) {
+                        hints.physical_cores = Some(c * s);
+                    }
                 }
             }
             "Flags" => hints.note_cpu_flags(input, number, "Flags", v),
@@ -189,6 +210,9 @@ fn row(cols: &[String], text: &str, hints: &mut TopologyHints) -> bool {
     }
     if offline || cpu > MAX_CPU {
         return true;
+    }
+    if let Some(core) = cell("CORE").and_then(|c| c.parse::<u32>().ok()) {
+        hints.core_of.insert(cpu, core);
     }
     match cell("MAXMHZ") {
         None | Some("-") => true,
@@ -222,6 +246,7 @@ mod tests {
     fn extended_table_variants() {
         let rk = "CPU NODE SOCKET CORE L1d:L1i:L2:L3 ONLINE    MAXMHZ   MINMHZ      MHZ\n  0    0      0    0 0:0:0:0          yes 1800.0000 408.0000 1800.0000\n  3    0      0    3 3:3:3:0          yes 1800.0000 408.0000  408.0000\n  4    0      0    4 4:4:4:0          yes 2352.0000 408.0000 2352.0000\n  7    0      0    7 7:7:7:0          yes 2352.0000 408.0000 1608.0000\n";
         let (h, bad) = read(rk);
+        assert_eq!(h.core_of.get(&7), Some(&7));
         assert_eq!(h.max_khz.get(&0), Some(&1_800_000));
         assert_eq!(h.max_khz.get(&7), Some(&2_352_000));
         assert!(bad.is_empty());
@@ -254,6 +279,13 @@ mod tests {
         assert_eq!((flags.line, flags.field), (6, "Flags"));
         assert!(flags.names.contains("avx2") && flags.names.contains("avx512f"));
         assert!(bad.is_empty());
+        let t = "Architecture: x86_64\nCPU(s): 20\nOn-line CPU(s) list: 0-19\nThread(s) per core: 2\nCore(s) per socket: 14\nSocket(s): 1\n";
+        let (h, _) = read(t);
+        assert_eq!((h.threads_per_core, h.physical_cores), (Some(2), Some(14)));
+        assert_eq!(h.cpu_limits.len(), 1);
+        assert_eq!(h.cpu_limits[0].cpus, 20.0);
+        let (h, _) = read("Architecture: x86_64\nCore(s) per socket: 8\nSocket(s): 2\n");
+        assert_eq!(h.physical_cores, Some(16));
         assert!(!is_header("CPU usage is high"));
         assert!(is_header("CPU SOCKET CORE ONLINE"));
     }

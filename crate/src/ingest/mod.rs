@@ -7,6 +7,7 @@
 pub mod bundle;
 #[cfg(test)]
 mod census_tests;
+pub mod cpu_limits;
 pub mod decode;
 pub mod delimited;
 pub mod failure_phrases;

@@ -100,6 +100,10 @@ pub fn sniff(head: &[u8]) -> Sniffed {
     if framework.is_none() && is_bench_table(&messages) {
         framework = Some(Framework::LlamaCpp);
     }
+    // A sweep typed as a table (`threads,tok/s`) is a log too, not CSV telemetry.
+    if framework.is_none() && crate::ingest::frameworks::sweep_table::looks_like(&lines) {
+        return Sniffed::of(InputKind::Log, None, encoding);
+    }
     // A summary pasted after the output of the command it wrapped keeps that log's framework.
     if crate::ingest::perf_stat::looks_like(&lines) {
         return Sniffed::of(InputKind::Counters, framework, encoding);

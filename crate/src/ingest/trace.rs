@@ -8,6 +8,7 @@
 //! like), a header/comment line, a blank line, or a line of system information. Anything else is
 //! counted as skipped, with its line number, so nothing is dropped silently.
 
+use super::cpu_limits::CpuLimits;
 use super::lines::Line;
 use super::lscpu::Lscpu;
 use super::max_freq_list::MaxFreqList;
@@ -35,6 +36,7 @@ pub struct TraceParser {
     /// `/proc/cpuinfo`: the processor whose lines follow.
     processor: Option<u32>,
     lscpu: Lscpu,
+    limits: CpuLimits,
     /// A bare `cat .../cpu*/cpufreq/cpuinfo_max_freq` list being read.
     max_freq_list: Option<MaxFreqList>,
     /// Series index per CPU (frequency) and per zone (temperature).
@@ -60,6 +62,7 @@ impl TraceParser {
             table_total_samples: None,
             processor: None,
             lscpu: Lscpu::default(),
+            limits: CpuLimits::default(),
             max_freq_list: None,
             freq_series: HashMap::new(),
             temp_series: HashMap::new(),
@@ -371,6 +374,12 @@ impl TraceParser {
     /// `/proc/cpuinfo`, `cpuinfo_max_freq` lists, `lscpu`, `getprop` SoC names, trace-cmd's
     /// `cpus=N`.
     fn system_info(&mut self, number: u64, trimmed: &str, ev: &mut Evidence) -> bool {
+        let before = ev.sched.hints.cpu_limits.len();
+        self.limits
+            .line(self.input, number, trimmed, &mut ev.sched.hints);
+        if ev.sched.hints.cpu_limits.len() > before {
+            return true;
+        }
         // The prompt of a pasted `cat /proc/cpuinfo` or the like: the command that printed what
         // follows. Other commands stay skipped lines, shown to the user.
         if super::lines::is_shell_prompt(trimmed)

@@ -500,7 +500,8 @@ fn input_report(facts: &InputFacts, system_info: bool, lang: Lang) -> InputRepor
                     | ProblemCode::SnapshotLinesSkipped
                     | ProblemCode::CountersNotRead
                     | ProblemCode::CounterLinesSkipped
-                    | ProblemCode::CountersCut => "warning",
+                    | ProblemCode::CountersCut
+                    | ProblemCode::TableNotMapped => "warning",
                     ProblemCode::TimingsNotRead | ProblemCode::NothingRead => "warning",
                     ProblemCode::UnknownLog
                     | ProblemCode::Cancelled

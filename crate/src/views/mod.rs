@@ -11,6 +11,8 @@ use crate::evidence::Evidence;
 
 pub struct Views<'a> {
     pub topology: topology::Topology,
+    /// Usable CPUs, SMT and performance cores, for the thread-count rules.
+    pub machine: topology::Machine,
     /// One per trace that recorded threads (system information alone is not one).
     pub traces: Vec<sched::TraceView<'a>>,
     /// Per input: the Unix time its `t = 0` stands for ([`telemetry::time_origins`]).
@@ -25,8 +27,10 @@ impl<'a> Views<'a> {
     pub fn of(ev: &'a Evidence) -> Self {
         let topology = topology::resolve(&ev.sched);
         let traces = sched::trace_views(ev, &topology);
+        let machine = topology::machine(&ev.sched, &topology);
         let time_origins = telemetry::time_origins(ev);
         Views {
+            machine,
             topology,
             traces,
             time_origin: telemetry::shared_origin(&time_origins),

@@ -10,7 +10,7 @@
 //!
 //! Maximum frequencies come from `cpuinfo_max_freq`, else the preset, else the observed maximum.
 
-use crate::evidence::sched::{SchedEvidence, TopologySource};
+use crate::evidence::sched::{CpuLimitKind, SchedEvidence, TopologySource};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -385,6 +385,124 @@ pub fn parse_spec(spec: &str) -> Option<Vec<CpuTopo>> {
     }
     out.sort_by_key(|c| c.cpu);
     (!out.is_empty()).then_some(out)
+}
+
+/// The tightest statement of how many CPUs the process may use (a cgroup quota, `nproc`,
+/// `--cpus`, an affinity mask), with where it was said.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Usable {
+    pub cpus: f64,
+    pub kind: CpuLimitKind,
+    pub input: crate::evidence::InputId,
+    pub line: u64,
+    pub text: String,
+}
+
+/// What the machine offers the threads: usable CPUs, SMT, and the performance cores.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Machine {
+    pub usable: Option<Usable>,
+    /// lscpu's count of every logical CPU, with its line.
+    pub online: Option<Usable>,
+    /// Every logical CPU the inputs count (lscpu `CPU(s)`, a trace's CPUs).
+    pub logical: Option<u32>,
+    pub physical_cores: Option<u32>,
+    pub threads_per_core: Option<u32>,
+    /// Physical cores of the fast clusters, when the topology tells them from little ones.
+    pub fast_cores: Option<u32>,
+    pub little_cpus: usize,
+}
+
+/// The machine's CPUs as the threads see them, from the hints and the resolved topology.
+pub fn machine(s: &SchedEvidence, topo: &Topology) -> Machine {
+    let h = &s.hints;
+    let mut usable: Option<Usable> = h
+        .cpu_limits
+        .iter()
+        .filter(|l| l.kind != CpuLimitKind::Online)
+        .min_by(|a, b| a.cpus.total_cmp(&b.cpus))
+        .map(|l| Usable {
+            cpus: l.cpus,
+            kind: l.kind,
+            input: l.input,
+            line: l.line,
+            text: l.text.clone(),
+        });
+    // A snapshot's affinity (taskset -p, Cpus_allowed_list): the CPUs any task of a process
+    // may use.
+    let mut per_input: BTreeMap<crate::evidence::InputId, (std::collections::BTreeSet<u32>, u64)> =
+        BTreeMap::new();
+    for ((input, _), (cpus, line)) in &s.affinity {
+        let e = per_input.entry(*input).or_default();
+        e.0.extend(cpus.iter().copied());
+        e.1 = e.1.max(*line);
+    }
+    for (input, (cpus, line)) in per_input {
+        let n = cpus.len() as f64;
+        if n > 0.0 && usable.as_ref().is_none_or(|u| n < u.cpus) {
+            let list: Vec<u32> = cpus.into_iter().collect();
+            usable = Some(Usable {
+                cpus: n,
+                kind: CpuLimitKind::Affinity,
+                input,
+                line,
+                text: format!("Cpus_allowed_list: {}", cpu_list(&list)),
+            });
+        }
+    }
+    let logical = h
+        .cpu_limits
+        .iter()
+        .filter(|l| l.kind == CpuLimitKind::Online)
+        .map(|l| l.cpus as u32)
+        .max()
+        .or(h.nr_cpus)
+        .or((!topo.cpus.is_empty()).then_some(topo.cpus.len() as u32));
+    let cores_listed: std::collections::BTreeSet<u32> = h.core_of.values().copied().collect();
+    let physical_cores = h
+        .physical_cores
+        .or((!cores_listed.is_empty()).then_some(cores_listed.len() as u32));
+    let threads_per_core = h.threads_per_core.or_else(|| {
+        let mut per: BTreeMap<u32, u32> = BTreeMap::new();
+        for core in h.core_of.values() {
+            *per.entry(*core).or_default() += 1;
+        }
+        per.values().copied().max()
+    });
+    let little = topo.cpus_in(Cluster::Little);
+    let fast = topo.fast_cpus();
+    let fast_cores = (topo.known() && !little.is_empty() && !fast.is_empty()).then(|| {
+        let cores: std::collections::BTreeSet<u32> = fast
+            .iter()
+            .filter_map(|c| h.core_of.get(c).copied())
+            .collect();
+        if cores.len() == fast.len() || cores.is_empty() {
+            fast.len() as u32
+        } else {
+            cores.len() as u32
+        }
+    });
+    let online = h
+        .cpu_limits
+        .iter()
+        .filter(|l| l.kind == CpuLimitKind::Online)
+        .max_by(|a, b| a.cpus.total_cmp(&b.cpus))
+        .map(|l| Usable {
+            cpus: l.cpus,
+            kind: l.kind,
+            input: l.input,
+            line: l.line,
+            text: l.text.clone(),
+        });
+    Machine {
+        usable,
+        online,
+        logical,
+        physical_cores,
+        threads_per_core,
+        fast_cores,
+        little_cpus: little.len(),
+    }
 }
 
 /// The best topology the evidence supports.

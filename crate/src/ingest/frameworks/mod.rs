@@ -22,6 +22,7 @@ pub mod ncnn;
 pub mod ollama;
 pub mod onnxruntime;
 pub mod runs;
+pub mod sweep_table;
 pub mod system_info;
 pub mod tflite;
 pub mod whisper_cpp;
@@ -90,6 +91,12 @@ pub const PARSERS: &[Spec] = &[
         keywords: &[mlx_lm::KEYWORDS],
         make: |_| Box::new(mlx_lm::MlxLm::default()),
     },
+    // After the framework tables (llama-bench's and llm_bench's stay theirs), before the
+    // generic reader: the rows of a typed sweep are claimed so it does not read them again.
+    Spec {
+        keywords: &[sweep_table::KEYWORDS, TABLE_ROWS],
+        make: |fw| Box::new(sweep_table::SweepTable::new(fw)),
+    },
     // Last: it reads only the lines that none of the above took.
     Spec {
         keywords: &[generic_timings::KEYWORDS],
@@ -122,6 +129,8 @@ pub trait FrameworkParser {
     fn in_block(&self) -> bool {
         false
     }
+    /// The input ended: a parser that holds lines back (a table's rows) gives them now.
+    fn finish(&mut self, _runs: &mut RunCollector) {}
 }
 
 /// Every framework parser over one input.
@@ -187,6 +196,9 @@ impl Frameworks {
             for p in &mut self.parsers {
                 p.doc(&doc, &mut self.runs);
             }
+        }
+        for p in &mut self.parsers {
+            p.finish(&mut self.runs);
         }
         let mut collected = self.runs.finish();
         for r in &mut collected.runs {

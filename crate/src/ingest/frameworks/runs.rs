@@ -28,6 +28,9 @@ pub struct RunCollector {
     pub first_dropped_line: Option<u64>,
     /// The last line that gave a run a fact: the generic timings reader leaves it alone.
     pub last_line: Option<u64>,
+    /// Typed tables with speeds that no reader could map: (header line, last row line,
+    /// header text), the first few.
+    pub tables_not_mapped: Vec<(u64, u64, String)>,
 }
 
 impl RunCollector {
@@ -39,7 +42,16 @@ impl RunCollector {
             dropped: 0,
             first_dropped_line: None,
             last_line: None,
+            tables_not_mapped: Vec::new(),
         }
+    }
+
+    /// Adds a whole run (a row of a typed table) after closing the open one.
+    pub fn push(&mut self, mut run: Run) {
+        self.close();
+        run.input = self.input.clone();
+        self.current = Some(run);
+        self.close();
     }
 
     /// The open run of `fw`, extended to `line`. A run of another framework is closed first.
@@ -149,6 +161,7 @@ impl RunCollector {
             runs: self.done,
             dropped: self.dropped,
             first_dropped_line: self.first_dropped_line,
+            tables_not_mapped: self.tables_not_mapped,
         }
     }
 }
@@ -168,6 +181,7 @@ pub struct Collected {
     pub runs: Vec<Run>,
     pub dropped: u64,
     pub first_dropped_line: Option<u64>,
+    pub tables_not_mapped: Vec<(u64, u64, String)>,
 }
 
 /// The facts of a run that hold for the next request on the same loaded model.
