@@ -8,6 +8,7 @@ use super::failure_phrases;
 use super::fallback_phrases;
 use super::frameworks::{Frameworks, ParserMask, ALL_PARSERS, PARSERS};
 use super::lines::Line;
+use super::telemetry::power_state::{self, PowerStates};
 use super::wrapper;
 use super::LineParser;
 use crate::evidence::Framework;
@@ -27,6 +28,8 @@ pub struct LogParser {
     timing_like: SkippedLines,
     first_lines: SkippedLines,
     fallbacks: bool,
+    /// Status tools pasted into the log (`nvidia-smi`, `cpufreq-info`, power modes).
+    states: PowerStates,
 }
 
 impl LogParser {
@@ -39,6 +42,7 @@ impl LogParser {
             timing_like: SkippedLines::default(),
             first_lines: SkippedLines::default(),
             fallbacks: false,
+            states: PowerStates::default(),
         }
     }
 }
@@ -48,11 +52,14 @@ impl LogParser {
 struct Hits {
     parsers: ParserMask,
     fallback: bool,
+    /// A power-state status tool's line.
+    status: bool,
 }
 
 const EVERYONE: Hits = Hits {
     parsers: ALL_PARSERS,
     fallback: true,
+    status: true,
 };
 
 /// Every parser's literals and the fallback table's keywords in one automaton, so one pass over
@@ -83,6 +90,9 @@ fn gate() -> Option<&'static Gate> {
                 .or_default()
                 .fallback = true;
         }
+        for word in power_state::KEYWORDS {
+            owners.entry(word.to_ascii_lowercase()).or_default().status = true;
+        }
         let automaton = AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .kind(Some(AhoCorasickKind::DFA))
@@ -106,6 +116,7 @@ fn scan(message: &str) -> Hits {
         if let Some(o) = gate.owners.get(m.pattern().as_usize()) {
             hits.parsers |= o.parsers;
             hits.fallback |= o.fallback;
+            hits.status |= o.status;
         }
     }
     hits
@@ -125,6 +136,12 @@ impl LineParser for LogParser {
         let hits = if self.gated { scan(message) } else { EVERYONE };
         if super::frameworks::generic_timings::looks_like_timing(message) {
             self.timing_like.add(line.number, line.text);
+        }
+        // Once a status tool has shown itself, its following lines (table rows, a command's
+        // answer) carry no keyword of their own. The frameworks still see every line: a
+        // llama-bench table is pipes too.
+        if hits.status || self.states.active() {
+            self.states.line(self.input, line.number, message, ev);
         }
         if let Some(f) = &mut self.frameworks {
             if hits.parsers != 0 || f.in_block() || Frameworks::may_open_block(message) {
@@ -153,7 +170,11 @@ impl LineParser for LogParser {
     }
 
     fn finish(&mut self, ev: &mut Evidence) {
-        let mut found = self.fallbacks;
+        self.states.finish(ev);
+        let mut found = self.fallbacks
+            || ev.cpu_clocks.iter().any(|c| c.input == self.input)
+            || ev.gpu_states.iter().any(|g| g.input == self.input)
+            || ev.power_modes.iter().any(|m| m.input == self.input);
         if let Some(f) = self.frameworks.take() {
             let collected = f.finish();
             found |= !collected.runs.is_empty();
