@@ -135,6 +135,7 @@ pub const VERDICT_PARAMS: &[&str] = &[
     "b_tok_s",
     "capped_pct",
     "ceiling_tok_s",
+    "cur_mhz",
     "expected_tok_s",
     "few",
     "few_tok_s",
@@ -144,6 +145,7 @@ pub const VERDICT_PARAMS: &[&str] = &[
     "little_share",
     "many",
     "many_tok_s",
+    "max_mhz",
     "pct_of_expected",
     "ratio",
     "ratio_pct",
@@ -243,6 +245,15 @@ fn estimate(f: &Finding) -> Option<(f64, Phrase)> {
                 vec![("pct", param(f, "capped_pct"))],
             )
         }
+        // A CPU clock a status tool read under load: decode on the CPU scales at most with it.
+        "power.cpu-clock-low" => {
+            let p = num(f, "capped_pct")?;
+            (
+                from_pct_lost(p)?,
+                "verdict.basis.cpu-clock",
+                vec![("cur", param(f, "cur_mhz")), ("max", param(f, "max_mhz"))],
+            )
+        }
         "thermal.freq-capped" => {
             let share = num(f, "share")?;
             (
@@ -281,6 +292,17 @@ fn estimate(f: &Finding) -> Option<(f64, Phrase)> {
         _ => return None,
     };
     (factor.is_finite() && factor > 1.0).then(|| (round_factor(factor), Phrase::new(key, params)))
+}
+
+/// What would size a finding whose inputs cannot, where it is more than its layer's default.
+fn unsized_basis_of(f: &Finding) -> Option<Phrase> {
+    let key = match (f.id, f.variant) {
+        ("power.gpu-state", _) => "verdict.basis.gpu-state-unsized",
+        ("power.saver-mode", _) | ("power.wall", Some("mode")) => "verdict.basis.mode-unsized",
+        ("offload.gpu-idle", _) => "verdict.basis.gpu-idle-unsized",
+        _ => return None,
+    };
+    Some(Phrase::new(key, Vec::new()))
 }
 
 /// What sizes a cause when no finding gives a figure.
@@ -340,6 +362,14 @@ pub fn build(ev: &Evidence, views: &Views, findings: &[Finding]) -> Verdict {
             .find(explains)
             .or(worst.first().copied())
             .unwrap_or(c.findings[0]);
+        if best.is_none() {
+            let own = std::iter::once(c.lead)
+                .chain(c.findings.iter().copied())
+                .find_map(|i| unsized_basis_of(&findings[i]));
+            if let Some(b) = own {
+                c.basis = b;
+            }
+        }
         if let Some((i, (x, basis))) = best {
             c.factor = Some(x);
             c.basis = basis;
