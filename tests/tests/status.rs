@@ -214,7 +214,9 @@ fn power_states_are_the_first_cause_with_their_reading() {
     }
     // The floor under the performance governor is sized by the clock ratio.
     let r = system("cpufreq-info-400mhz-performance.txt");
-    let factor = r["verdict"]["causes"][0]["impact"]["factor"].as_f64().unwrap();
+    let factor = r["verdict"]["causes"][0]["impact"]["factor"]
+        .as_f64()
+        .unwrap();
     assert!((10.0..=13.0).contains(&factor), "{factor}");
 }
 
@@ -226,11 +228,17 @@ fn an_idle_gpu_beside_a_cpu_run_and_an_npu_power_saver_profile() {
     );
     assert_eq!(r["runs"].as_array().unwrap().len(), 1);
     let (layer, ids) = first_cause(&r);
-    assert_eq!((layer.as_str(), ids[0].as_str()), ("build", "offload.gpu-idle"));
+    assert_eq!(
+        (layer.as_str(), ids[0].as_str()),
+        ("build", "offload.gpu-idle")
+    );
     let r = report_of(
         &root().join("samples/logs/qnn-net-run-power-saver.txt"),
         Lang::En,
     );
     let (layer, ids) = first_cause(&r);
-    assert_eq!((layer.as_str(), ids[0].as_str()), ("power", "power.saver-mode"));
+    assert_eq!(
+        (layer.as_str(), ids[0].as_str()),
+        ("power", "power.saver-mode")
+    );
 }

@@ -34,13 +34,14 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
         if busy_elsewhere
             || out.iter().any(|f| {
                 f.evidence[0].input == g.input
-                    && f.params.iter().any(|p| p.0 == "gpu" && p.1 == g.gpu.to_string())
+                    && f.params
+                        .iter()
+                        .any(|p| p.0 == "gpu" && p.1 == g.gpu.to_string())
             })
         {
             continue;
         }
-        let in_log =
-            ev.inputs.get(g.input).and_then(|i| i.kind.as_ref()) == Some(&InputKind::Log);
+        let in_log = ev.inputs.get(g.input).and_then(|i| i.kind.as_ref()) == Some(&InputKind::Log);
         let warn = generating || in_log;
         out.push(Finding {
             variant: (!warn).then_some("alone"),
@@ -52,15 +53,23 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
             },
             params: vec![
                 ("gpu", g.gpu.to_string()),
-                ("name", g.name.clone().unwrap_or_else(|| format!("GPU {}", g.gpu))),
-                ("util", g.util_pct.map_or_else(|| "?".into(), |u| format!("{u:.0}"))),
+                (
+                    "name",
+                    g.name.clone().unwrap_or_else(|| format!("GPU {}", g.gpu)),
+                ),
+                (
+                    "util",
+                    g.util_pct.map_or_else(|| "?".into(), |u| format!("{u:.0}")),
+                ),
                 (
                     "used_mib",
-                    g.mem_used_mib.map_or_else(|| "?".into(), |u| format!("{u:.0}")),
+                    g.mem_used_mib
+                        .map_or_else(|| "?".into(), |u| format!("{u:.0}")),
                 ),
                 (
                     "total_mib",
-                    g.mem_total_mib.map_or_else(|| "?".into(), |u| format!("{u:.0}")),
+                    g.mem_total_mib
+                        .map_or_else(|| "?".into(), |u| format!("{u:.0}")),
                 ),
             ],
             count: None,

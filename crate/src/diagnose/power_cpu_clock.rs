@@ -128,9 +128,15 @@ mod tests {
 
     #[test]
     fn the_floor_under_performance_is_a_sized_cap() {
-        let f = apply(rule, &ev(&[reading(400.0, "performance"), reading(400.0, "performance")]));
+        let f = apply(
+            rule,
+            &ev(&[reading(400.0, "performance"), reading(400.0, "performance")]),
+        );
         assert_eq!(f.len(), 1);
-        assert_eq!((f[0].id, f[0].variant), ("power.cpu-clock-low", Some("floor")));
+        assert_eq!(
+            (f[0].id, f[0].variant),
+            ("power.cpu-clock-low", Some("floor"))
+        );
         let pct = f[0].params.iter().find(|p| p.0 == "capped_pct").unwrap();
         assert_eq!(pct.1, "91");
     }
@@ -138,7 +144,10 @@ mod tests {
     #[test]
     fn an_idle_reading_only_says_what_would_decide_and_full_clock_is_silent() {
         let f = apply(rule, &ev(&[reading(800.0, "powersave")]));
-        assert_eq!((f[0].id, f[0].severity), ("measure.clock-unloaded", Severity::Info));
+        assert_eq!(
+            (f[0].id, f[0].severity),
+            ("measure.clock-unloaded", Severity::Info)
+        );
         assert!(apply(rule, &ev(&[reading(4500.0, "performance")])).is_empty());
         assert!(apply(rule, &ev(&[])).is_empty());
     }

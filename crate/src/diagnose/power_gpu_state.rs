@@ -37,7 +37,9 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
         // One finding per input and GPU: a `-l` loop repeats the table.
         if out.iter().any(|f| {
             f.evidence[0].input == g.input
-                && f.params.iter().any(|p| p.0 == "gpu" && p.1 == g.gpu.to_string())
+                && f.params
+                    .iter()
+                    .any(|p| p.0 == "gpu" && p.1 == g.gpu.to_string())
         }) {
             continue;
         }
@@ -48,12 +50,18 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
             severity: Severity::Warning,
             params: vec![
                 ("gpu", g.gpu.to_string()),
-                ("name", g.name.clone().unwrap_or_else(|| format!("GPU {}", g.gpu))),
+                (
+                    "name",
+                    g.name.clone().unwrap_or_else(|| format!("GPU {}", g.gpu)),
+                ),
                 ("pstate", g.pstate.map_or_else(unknown, |p| format!("P{p}"))),
                 ("util", num(util, 0)),
                 ("draw_w", g.draw_w.map_or_else(unknown, |d| num(d, 0))),
                 ("cap_w", g.cap_w.map_or_else(unknown, |c| num(c, 0))),
-                ("draw_pct", share.map_or_else(unknown, |s| num(100.0 * s, 0))),
+                (
+                    "draw_pct",
+                    share.map_or_else(unknown, |s| num(100.0 * s, 0)),
+                ),
             ],
             count: None,
             evidence: vec![EvidenceRef {

@@ -26,7 +26,10 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
         };
         // A later reading of the same input wins: the mode may have been switched in between.
         let later_max = ev.power_modes.iter().any(|o| {
-            o.input == m.input && o.family == m.family && o.line > m.line && o.level == ModeLevel::Max
+            o.input == m.input
+                && o.family == m.family
+                && o.line > m.line
+                && o.level == ModeLevel::Max
         });
         if later_max || out.iter().any(|f| f.evidence[0].input == m.input) {
             continue;

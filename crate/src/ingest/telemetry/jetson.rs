@@ -8,7 +8,9 @@
 //! their clocks.
 
 use super::{SampleClock, Sink};
-use crate::evidence::{Evidence, InputId, ModeFamily, ModeLevel, PowerMode, Quantity, SkippedLines};
+use crate::evidence::{
+    Evidence, InputId, ModeFamily, ModeLevel, PowerMode, Quantity, SkippedLines,
+};
 
 /// Whether a line is one of these tools' own.
 pub fn is_marker(line: &str) -> bool {

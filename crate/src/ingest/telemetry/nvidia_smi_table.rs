@@ -156,7 +156,9 @@ impl NvidiaSmiTable {
             self.in_processes = false;
             return false;
         };
-        let words: Vec<&str> = c.first().map_or(Vec::new(), |c| c.split_whitespace().collect());
+        let words: Vec<&str> = c
+            .first()
+            .map_or(Vec::new(), |c| c.split_whitespace().collect());
         let Some(gpu) = words.first().and_then(|w| w.parse::<u32>().ok()) else {
             return true;
         };
@@ -235,13 +237,19 @@ mod tests {
         let g = &ev.gpu_states[0];
         assert_eq!((g.gpu, g.pstate, g.util_pct), (0, Some(3), Some(95.0)));
         assert_eq!((g.draw_w, g.cap_w), (Some(33.0), Some(170.0)));
-        assert_eq!((g.mem_used_mib, g.mem_total_mib), (Some(5000.0), Some(12288.0)));
+        assert_eq!(
+            (g.mem_used_mib, g.mem_total_mib),
+            (Some(5000.0), Some(12288.0))
+        );
         assert_eq!(g.name.as_deref(), Some("NVIDIA GeForce ..."));
         assert_eq!(g.compute_processes, Some(1));
         assert_eq!(g.process.as_deref(), Some("./llama-server"));
         assert_eq!(g.line, 9);
         let t4 = &ev.gpu_states[1];
-        assert_eq!((t4.gpu, t4.pstate, t4.draw_w, t4.cap_w), (1, Some(8), None, None));
+        assert_eq!(
+            (t4.gpu, t4.pstate, t4.draw_w, t4.cap_w),
+            (1, Some(8), None, None)
+        );
         assert_eq!(t4.compute_processes, Some(0));
     }
 
@@ -265,7 +273,10 @@ mod tests {
         let ev = read(new);
         let g = &ev.gpu_states[0];
         assert_eq!(g.name.as_deref(), Some("NVIDIA GeForce RTX 4090"));
-        assert_eq!((g.pstate, g.draw_w, g.cap_w), (Some(8), Some(17.0), Some(450.0)));
+        assert_eq!(
+            (g.pstate, g.draw_w, g.cap_w),
+            (Some(8), Some(17.0), Some(450.0))
+        );
         assert_eq!((g.util_pct, g.compute_processes), (Some(0.0), Some(0)));
     }
 
@@ -273,7 +284,11 @@ mod tests {
     fn garbage_never_panics() {
         for cut in 0..OLD.len() {
             if OLD.is_char_boundary(cut) {
-                read(&format!("{}|| P|\n| P1 ERR! / |/MiB|\n{}", &OLD[..cut], &OLD[cut..]));
+                read(&format!(
+                    "{}|| P|\n| P1 ERR! / |/MiB|\n{}",
+                    &OLD[..cut],
+                    &OLD[cut..]
+                ));
             }
         }
     }

@@ -272,16 +272,31 @@ mod tests {
         let saver = |text: &str| read(text).into_iter().map(|m| m.2).collect::<Vec<_>>();
         assert_eq!(saver("  mLowPowerModeEnabled=true\n"), [Saver]);
         assert_eq!(saver("  mSettingBatterySaverEnabled=false\n"), [Max]);
-        assert_eq!(saver("$ adb shell settings get global low_power\n1\n"), [Saver]);
+        assert_eq!(
+            saver("$ adb shell settings get global low_power\n1\n"),
+            [Saver]
+        );
         assert_eq!(saver("$ powerprofilesctl get\npower-saver\n"), [Saver]);
         assert_eq!(
             saver("  performance:\n    CpuDriver:\tintel_pstate\n\n* balanced:\n    CpuDriver:\tintel_pstate\n\n  power-saver:\n"),
             [Balanced]
         );
-        assert_eq!(saver("$ cat /sys/firmware/acpi/platform_profile\nlow-power\n"), [Saver]);
-        assert_eq!(saver("/sys/firmware/acpi/platform_profile:performance\n"), [Max]);
-        assert_eq!(saver("/sys/firmware/acpi/platform_profile_choices:low-power balanced performance\n"), Vec::<ModeLevel>::new());
-        assert_eq!(saver(" lowpowermode         1\n powermode 2\n"), [Saver, Max]);
+        assert_eq!(
+            saver("$ cat /sys/firmware/acpi/platform_profile\nlow-power\n"),
+            [Saver]
+        );
+        assert_eq!(
+            saver("/sys/firmware/acpi/platform_profile:performance\n"),
+            [Max]
+        );
+        assert_eq!(
+            saver("/sys/firmware/acpi/platform_profile_choices:low-power balanced performance\n"),
+            Vec::<ModeLevel>::new()
+        );
+        assert_eq!(
+            saver(" lowpowermode         1\n powermode 2\n"),
+            [Saver, Max]
+        );
         assert_eq!(
             saver("Power Scheme GUID: a1841308-3541-4fab-bc81-f71556f20b4a  (Energiesparmodus)\n"),
             [Saver]
@@ -293,12 +308,21 @@ mod tests {
         let q = read("$ ./qnn-net-run --backend libQnnHtp.so --model libllama.so --perf_profile power_saver --input_list in.txt\n");
         assert_eq!(q, [("power_saver".into(), ModeFamily::Npu, Saver, 1)]);
         assert_eq!(saver("      \"perf_profile\": \"burst\",\n"), [Max]);
-        assert_eq!(saver("  \"perf-profile\": \"sustained_high_performance\"\n"), [Max]);
+        assert_eq!(
+            saver("  \"perf-profile\": \"sustained_high_performance\"\n"),
+            [Max]
+        );
     }
 
     #[test]
     fn garbage_never_panics() {
-        for junk in ["perf_profile", "platform_profile:", "Power Scheme GUID: (", "* :", "powermode"] {
+        for junk in [
+            "perf_profile",
+            "platform_profile:",
+            "Power Scheme GUID: (",
+            "* :",
+            "powermode",
+        ] {
             read(junk);
         }
     }

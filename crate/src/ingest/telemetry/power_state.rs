@@ -38,7 +38,9 @@ pub struct PowerStates {
 
 /// Whether a line belongs to one of these tools (used by the sniffer).
 pub fn is_marker(line: &str) -> bool {
-    cpufreq_info::is_marker(line) || nvidia_smi_table::is_marker(line) || power_profile::is_marker(line)
+    cpufreq_info::is_marker(line)
+        || nvidia_smi_table::is_marker(line)
+        || power_profile::is_marker(line)
 }
 
 impl PowerStates {
