@@ -16,7 +16,8 @@
 //!   `qnn-throughput-net-run` command line, and `"perf_profile"` / `"perf-profile"` /
 //!   `"power_mode"` keys in HTP backend and Genie configs (`burst`, `sustained_high_performance`,
 //!   `high_performance`, `balanced`, `low_balanced`, `power_saver`, `low_power_saver`,
-//!   `high_power_saver`, `extreme_power_saver`, `system_settings`).
+//!   `high_power_saver`, `extreme_power_saver`, `system_settings`), and ONNX Runtime's QNN EP
+//!   option `htp_performance_mode` with the same values.
 
 use crate::evidence::{clip, Evidence, InputId, ModeFamily, ModeLevel, PowerMode};
 
@@ -51,6 +52,7 @@ pub fn is_marker(line: &str) -> bool {
         || t.contains("perf_profile")
         || t.contains("perf-profile")
         || t.contains("\"power_mode\"")
+        || t.contains("htp_performance_mode")
         || pmset_mode(t).is_some()
 }
 
@@ -237,7 +239,12 @@ impl PowerProfile {
             return true;
         }
         self.provisional = None;
-        for key in ["perf_profile", "perf-profile", "\"power_mode\""] {
+        for key in [
+            "perf_profile",
+            "perf-profile",
+            "\"power_mode\"",
+            "htp_performance_mode",
+        ] {
             if let Some(v) = value_after(t, key) {
                 if let Some(level) = qnn_level(v) {
                     Self::push(ev, input, number, t, v, ModeFamily::Npu, level);

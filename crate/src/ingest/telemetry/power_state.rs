@@ -27,6 +27,7 @@ pub const KEYWORDS: &[&str] = &[
     "perf_profile",
     "perf-profile",
     "\"power_mode\"",
+    "htp_performance_mode",
 ];
 
 #[derive(Default)]
