@@ -624,6 +624,10 @@ pub struct Evidence {
     pub kernel_events: Vec<KernelEvent>,
     /// Power modes that status dumps state (Jetson `nvpmodel -q`, `jetson_clocks --show`).
     pub power_modes: Vec<PowerMode>,
+    /// CPU clock readings that status tools print (`cpufreq-info`, `cpupower frequency-info`).
+    pub cpu_clocks: Vec<CpuClockReading>,
+    /// GPU rows of `nvidia-smi`'s default table, one per GPU and table.
+    pub gpu_states: Vec<GpuState>,
     /// Process and system memory from snapshots (top, dumpsys meminfo, /proc, free).
     pub memory: memory::MemoryEvidence,
     /// Counter summaries (`perf stat`, `simpleperf stat`).
@@ -643,6 +647,74 @@ pub struct PowerMode {
     pub id: Option<u32>,
     /// The line verbatim.
     pub text: String,
+    /// Who states the mode, which says what its names mean.
+    pub family: ModeFamily,
+    /// Where the mode stands among its family's published modes.
+    pub level: ModeLevel,
+}
+
+/// The family of a stated power mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModeFamily {
+    /// Jetson `nvpmodel`: every mode but `MAXN` holds a board power budget.
+    Jetson,
+    /// An operating system's power plan or profile (Android battery saver, Linux
+    /// power-profiles-daemon and ACPI platform_profile, macOS `pmset`, Windows `powercfg`).
+    Os,
+    /// An NPU runtime's performance profile (QNN / Genie HTP `perf_profile`, `power_mode`).
+    Npu,
+}
+
+/// A mode's place in its family: the fastest, the default middle ground, or a saving mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModeLevel {
+    Max,
+    Balanced,
+    Saver,
+    /// The family's name for it does not say (a Jetson mode other than `MAXN`).
+    Unknown,
+}
+
+/// One CPU's clock as a status tool printed it, in MHz.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CpuClockReading {
+    pub input: InputId,
+    /// The line of the current frequency.
+    pub line: u64,
+    /// The current-frequency line verbatim.
+    pub text: String,
+    /// The CPU it is about (`analyzing CPU 3:`), when stated.
+    pub cpu: Option<u32>,
+    pub cur_mhz: f64,
+    /// The silicon's range (`hardware limits: 400 MHz - 4.70 GHz`).
+    pub hw_min_mhz: Option<f64>,
+    pub hw_max_mhz: Option<f64>,
+    /// The governor of the current policy (`The governor "performance" may decide ...`).
+    pub governor: Option<String>,
+}
+
+/// One GPU's row of `nvidia-smi`'s default table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GpuState {
+    pub input: InputId,
+    /// The line of the row with the performance state, power and memory.
+    pub line: u64,
+    pub text: String,
+    /// The GPU's index (the first column of the name row), else its order in the table.
+    pub gpu: u32,
+    pub name: Option<String>,
+    /// The performance state: 0 (P0, the fastest) to 12.
+    pub pstate: Option<u32>,
+    pub util_pct: Option<f64>,
+    pub draw_w: Option<f64>,
+    pub cap_w: Option<f64>,
+    pub mem_used_mib: Option<f64>,
+    pub mem_total_mib: Option<f64>,
+    /// Compute processes (`C`, `C+G`) the processes table lists on this GPU; `None` when no
+    /// processes table was read.
+    pub compute_processes: Option<u32>,
+    /// The first compute process's name, as the table prints it.
+    pub process: Option<String>,
 }
 
 /// What the user chose in the compare view, by input name. Inputs it does not name are grouped

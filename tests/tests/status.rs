@@ -59,6 +59,8 @@ fn healthy_dumps_raise_nothing() {
         "lscpu-x86-summary.txt",
         "lscpu-e-rk3588.txt",
         "jetson-clocks-show-orin-maxn.txt",
+        "cpupower-frequency-info-healthy.txt",
+        "nvidia-smi-p2-healthy.txt",
     ] {
         let r = system(name);
         assert!(ids(&r).is_empty(), "{name}: {:?}", ids(&r));
@@ -150,4 +152,93 @@ fn chunk_size_does_not_change_a_status_report() {
     ] {
         assert_chunk_size_invariant(&root().join("samples/system").join(name), 331);
     }
+}
+
+/// The first cause of a report: its layer and the finding ids it holds.
+fn first_cause(r: &serde_json::Value) -> (String, Vec<String>) {
+    let c = &r["verdict"]["causes"][0];
+    let ids = c["findings"]
+        .as_array()
+        .map(|f| {
+            f.iter()
+                .filter_map(|i| match i.as_u64() {
+                    Some(n) => r["findings"][n as usize]["id"].as_str().map(String::from),
+                    None => i.as_str().map(String::from),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    (c["id"].as_str().unwrap_or("").to_string(), ids)
+}
+
+#[test]
+fn power_states_are_the_first_cause_with_their_reading() {
+    for (name, id, quote) in [
+        (
+            "cpufreq-info-400mhz-performance.txt",
+            "power.cpu-clock-low",
+            "current CPU frequency is 400 MHz",
+        ),
+        (
+            "nvidia-smi-p3-33w-generating.txt",
+            "power.gpu-state",
+            "P3    33W / 170W",
+        ),
+        (
+            "dumpsys-power-low-power-mode.txt",
+            "power.saver-mode",
+            "mLowPowerModeEnabled=true",
+        ),
+        (
+            "powerprofilesctl-platform-profile.txt",
+            "power.saver-mode",
+            "* power-saver:",
+        ),
+    ] {
+        let r = system(name);
+        assert_eq!(ids(&r), vec![id], "{name}");
+        let (layer, _) = first_cause(&r);
+        assert_eq!(layer, "power", "{name}");
+        let f = finding(&r, id);
+        let e = serde_json::to_string(&f["evidence"]).unwrap();
+        assert!(e.contains(quote), "{name}: {e}");
+        let zh = report_of(&root().join("samples/system").join(name), Lang::Zh);
+        assert!(
+            finding(&zh, id)["title"]
+                .as_str()
+                .unwrap()
+                .chars()
+                .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+            "{name}"
+        );
+    }
+    // The floor under the performance governor is sized by the clock ratio.
+    let r = system("cpufreq-info-400mhz-performance.txt");
+    let factor = r["verdict"]["causes"][0]["impact"]["factor"]
+        .as_f64()
+        .unwrap();
+    assert!((10.0..=13.0).contains(&factor), "{factor}");
+}
+
+#[test]
+fn an_idle_gpu_beside_a_cpu_run_and_an_npu_power_saver_profile() {
+    let r = report_of(
+        &root().join("samples/logs/llama-cli-cpu-nvidia-smi-idle.txt"),
+        Lang::En,
+    );
+    assert_eq!(r["runs"].as_array().unwrap().len(), 1);
+    let (layer, ids) = first_cause(&r);
+    assert_eq!(
+        (layer.as_str(), ids[0].as_str()),
+        ("build", "offload.gpu-idle")
+    );
+    let r = report_of(
+        &root().join("samples/logs/qnn-net-run-power-saver.txt"),
+        Lang::En,
+    );
+    let (layer, ids) = first_cause(&r);
+    assert_eq!(
+        (layer.as_str(), ids[0].as_str()),
+        ("power", "power.saver-mode")
+    );
 }

@@ -15,6 +15,10 @@ mod load;
 mod measure;
 mod memory;
 mod offload;
+mod offload_gpu_idle;
+mod power_cpu_clock;
+mod power_gpu_state;
+mod power_saver_mode;
 mod power_sweeps;
 mod power_under_voltage;
 mod quant;
@@ -209,6 +213,10 @@ const RULES: &[Rule] = &[
         thermal_rotating_throttle::rule,
     ),
     rule(thermal_freq_capped::IDS, thermal_freq_capped::rule),
+    rule(power_cpu_clock::IDS, power_cpu_clock::rule),
+    rule(power_gpu_state::IDS, power_gpu_state::rule),
+    rule(offload_gpu_idle::IDS, offload_gpu_idle::rule),
+    rule(power_saver_mode::IDS, power_saver_mode::rule),
 ];
 
 const fn rule(ids: &'static [&'static str], run: fn(&Evidence, &Views) -> Vec<Finding>) -> Rule {

@@ -140,6 +140,7 @@ pub const VERDICT_PARAMS: &[&str] = &[
     "capped_pct",
     "cpu_share",
     "ceiling_tok_s",
+    "cur_mhz",
     "expected_tok_s",
     "few",
     "few_tok_s",
@@ -152,6 +153,7 @@ pub const VERDICT_PARAMS: &[&str] = &[
     "little_share",
     "many",
     "many_tok_s",
+    "max_mhz",
     "mode",
     "mode_tok_s",
     "pct_of_expected",
@@ -354,6 +356,15 @@ fn estimate(f: &Finding) -> Option<Estimate> {
                 vec![("pct", param(f, "capped_pct"))],
             )
         }
+        // A CPU clock a status tool read under load: decode on the CPU scales at most with it.
+        "power.cpu-clock-low" => {
+            let p = num(f, "capped_pct")?;
+            (
+                from_pct_lost(p)?,
+                "verdict.basis.cpu-clock",
+                vec![("cur", param(f, "cur_mhz")), ("max", param(f, "max_mhz"))],
+            )
+        }
         "thermal.freq-capped" => {
             let share = num(f, "share")?;
             (
@@ -442,6 +453,17 @@ fn combine(estimates: Vec<(usize, Estimate)>) -> Option<(usize, f64, Vec<Phrase>
     ))
 }
 
+/// What would size a finding whose inputs cannot, where it is more than its layer's default.
+fn unsized_basis_of(f: &Finding) -> Option<Phrase> {
+    let key = match (f.id, f.variant) {
+        ("power.gpu-state", _) => "verdict.basis.gpu-state-unsized",
+        ("power.saver-mode", _) | ("power.wall", Some("mode")) => "verdict.basis.mode-unsized",
+        ("offload.gpu-idle", _) => "verdict.basis.gpu-idle-unsized",
+        _ => return None,
+    };
+    Some(Phrase::new(key, Vec::new()))
+}
+
 /// What sizes a cause when no finding gives a figure.
 fn unsized_basis(layer: Layer) -> Phrase {
     let key = match layer {
@@ -498,6 +520,14 @@ pub fn build(ev: &Evidence, views: &Views, findings: &[Finding]) -> Verdict {
             .find(explains)
             .or(worst.first().copied())
             .unwrap_or(c.findings[0]);
+        if best.is_none() {
+            let own = std::iter::once(c.lead)
+                .chain(c.findings.iter().copied())
+                .find_map(|i| unsized_basis_of(&findings[i]));
+            if let Some(b) = own {
+                c.basis = vec![b];
+            }
+        }
         if let Some((i, x, basis)) = best {
             c.factor = Some(x);
             c.basis = basis;

@@ -10,6 +10,7 @@ use super::fallback_phrases;
 use super::frameworks::{Frameworks, ParserMask, ALL_PARSERS, PARSERS};
 use super::lines::Line;
 use super::lscpu::Lscpu;
+use super::telemetry::power_state::{self, PowerStates};
 use super::wrapper;
 use super::LineParser;
 use crate::evidence::Framework;
@@ -33,6 +34,8 @@ pub struct LogParser {
     limits: CpuLimits,
     lscpu: Lscpu,
     in_lscpu: bool,
+    /// Status tools pasted into the log (`nvidia-smi`, `cpufreq-info`, power modes).
+    states: PowerStates,
 }
 
 impl LogParser {
@@ -48,6 +51,7 @@ impl LogParser {
             limits: CpuLimits::default(),
             lscpu: Lscpu::default(),
             in_lscpu: false,
+            states: PowerStates::default(),
         }
     }
 }
@@ -57,11 +61,14 @@ impl LogParser {
 struct Hits {
     parsers: ParserMask,
     fallback: bool,
+    /// A power-state status tool's line.
+    status: bool,
 }
 
 const EVERYONE: Hits = Hits {
     parsers: ALL_PARSERS,
     fallback: true,
+    status: true,
 };
 
 /// Every parser's literals and the fallback table's keywords in one automaton, so one pass over
@@ -92,6 +99,9 @@ fn gate() -> Option<&'static Gate> {
                 .or_default()
                 .fallback = true;
         }
+        for word in power_state::KEYWORDS {
+            owners.entry(word.to_ascii_lowercase()).or_default().status = true;
+        }
         let automaton = AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .kind(Some(AhoCorasickKind::DFA))
@@ -115,6 +125,7 @@ fn scan(message: &str) -> Hits {
         if let Some(o) = gate.owners.get(m.pattern().as_usize()) {
             hits.parsers |= o.parsers;
             hits.fallback |= o.fallback;
+            hits.status |= o.status;
         }
     }
     hits
@@ -150,6 +161,12 @@ impl LineParser for LogParser {
         if super::frameworks::generic_timings::looks_like_timing(message) {
             self.timing_like.add(line.number, text);
         }
+        // Once a status tool has shown itself, its following lines (table rows, a command's
+        // answer) carry no keyword of their own. The frameworks still see every line: a
+        // llama-bench table is pipes too.
+        if hits.status || self.states.active() {
+            self.states.line(self.input, line.number, message, ev);
+        }
         if let Some(f) = &mut self.frameworks {
             if hits.parsers != 0 || f.in_block() || Frameworks::may_open_block(message) {
                 f.line(message, line.number, hits.parsers);
@@ -177,7 +194,11 @@ impl LineParser for LogParser {
     }
 
     fn finish(&mut self, ev: &mut Evidence) {
-        let mut found = self.fallbacks;
+        self.states.finish(ev);
+        let mut found = self.fallbacks
+            || ev.cpu_clocks.iter().any(|c| c.input == self.input)
+            || ev.gpu_states.iter().any(|g| g.input == self.input)
+            || ev.power_modes.iter().any(|m| m.input == self.input);
         if let Some(f) = self.frameworks.take() {
             let collected = f.finish();
             found |= !collected.runs.is_empty();

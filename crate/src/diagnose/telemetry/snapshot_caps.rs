@@ -19,7 +19,7 @@ use super::threshold;
 use super::{flag_is_thermal, num};
 use crate::diagnose::Quote;
 use crate::diagnose::{EvidenceRef, Finding, Severity};
-use crate::evidence::{Evidence, InputId, Quantity, Series};
+use crate::evidence::{Evidence, InputId, ModeFamily, ModeLevel, Quantity, Series};
 use crate::views::telemetry::axis_t;
 use crate::views::Views;
 
@@ -75,7 +75,7 @@ fn power_mode(ev: &Evidence) -> Option<Finding> {
     let m = ev
         .power_modes
         .iter()
-        .find(|m| !m.name.to_ascii_uppercase().contains("MAXN"))?;
+        .find(|m| m.family == ModeFamily::Jetson && m.level != ModeLevel::Max)?;
     Some(Finding {
         variant: Some("mode"),
         id: "power.wall",

@@ -8,7 +8,9 @@
 //! their clocks.
 
 use super::{SampleClock, Sink};
-use crate::evidence::{Evidence, InputId, PowerMode, Quantity, SkippedLines};
+use crate::evidence::{
+    Evidence, InputId, ModeFamily, ModeLevel, PowerMode, Quantity, SkippedLines,
+};
 
 /// Whether a line is one of these tools' own.
 pub fn is_marker(line: &str) -> bool {
@@ -64,6 +66,12 @@ impl Jetson {
                     name: crate::evidence::clip(name),
                     id: None,
                     text: crate::evidence::clip(t),
+                    family: ModeFamily::Jetson,
+                    level: if name.to_ascii_uppercase().contains("MAXN") {
+                        ModeLevel::Max
+                    } else {
+                        ModeLevel::Unknown
+                    },
                 });
                 self.pending = Some(ev.power_modes.len() - 1);
             }

@@ -1,12 +1,17 @@
 //! Telemetry: delimited exports (generic CSV/TSV, nvidia-smi, HWiNFO, PerfDog, Trepn, turbostat)
 //! in [`csv`], and line-oriented text exporters (tegrastats, dumpsys battery / thermalservice,
-//! sysfs dumps, powermetrics, vcgencmd) in [`text`]. Both fill typed [`Series`] in stored units
+//! sysfs dumps, powermetrics, vcgencmd) in [`text`]; power states that status tools print
+//! (`cpufreq-info`, `nvidia-smi`'s table, OS and NPU power modes) in [`power_state`]. Both fill typed [`Series`] in stored units
 //! (MHz, °C, mW, mA, mV, %, tok/s) through a [`Sink`], which bounds memory with
 //! [`SeriesBuilder`]'s min/max-preserving point budget.
 
+pub mod cpufreq_info;
 pub mod csv;
 pub mod jetson;
 pub mod nvidia_smi_query;
+pub mod nvidia_smi_table;
+pub mod power_profile;
+pub mod power_state;
 pub mod sbc_bench;
 pub mod text;
 pub mod time;

@@ -10,6 +10,7 @@
 
 use super::jetson::{self, Jetson};
 use super::nvidia_smi_query::{self, NvidiaSmiQuery};
+use super::power_state::{self, PowerStates};
 use super::sbc_bench::{self, SbcBench};
 use super::time::{self, NumericHint};
 use super::units;
@@ -80,6 +81,8 @@ pub struct TextTelemetryParser {
     jetson: Option<Jetson>,
     /// Set once the input shows sbc-bench / armbianmonitor monitor lines.
     sbc: Option<SbcBench>,
+    /// cpufreq-info, `nvidia-smi`'s table and stated power modes.
+    states: PowerStates,
     /// Status fields (vcgencmd) whose value could not be read.
     skipped: SkippedLines,
 }
@@ -99,6 +102,7 @@ impl TextTelemetryParser {
             nvsmi: None,
             jetson: None,
             sbc: None,
+            states: PowerStates::default(),
             skipped: SkippedLines::default(),
         }
     }
@@ -529,6 +533,10 @@ impl LineParser for TextTelemetryParser {
                 return;
             }
         }
+        if self.states.line(self.input, line.number, text, ev) {
+            self.lines_used += 1;
+            return;
+        }
         if self.nvsmi.is_none() && nvidia_smi_query::is_marker(text) {
             self.nvsmi = Some(NvidiaSmiQuery::default());
         }
@@ -659,6 +667,7 @@ impl LineParser for TextTelemetryParser {
 
     fn finish(&mut self, ev: &mut Evidence) {
         self.flush_battery();
+        self.states.finish(ev);
         let nested = [
             self.nvsmi.as_ref().map(|q| &q.skipped),
             self.jetson.as_ref().map(|j| &j.skipped),
@@ -671,7 +680,9 @@ impl LineParser for TextTelemetryParser {
             self.skipped.count += s.count - s.first.len() as u64;
         }
         ev.problem_lines(self.input, ProblemCode::StatusLinesSkipped, &self.skipped);
-        let stated_mode = ev.power_modes.iter().any(|m| m.input == self.input);
+        let stated_mode = ev.power_modes.iter().any(|m| m.input == self.input)
+            || ev.cpu_clocks.iter().any(|c| c.input == self.input)
+            || ev.gpu_states.iter().any(|g| g.input == self.input);
         if self.sink.is_empty() && !stated_mode {
             ev.problem(self.input, ProblemCode::TelemetryNoSeries, None);
         }
@@ -702,6 +713,7 @@ pub fn looks_like(lines: &[&str]) -> bool {
                 || nvidia_smi_query::is_marker(t)
                 || jetson::is_marker(t)
                 || sbc_bench::is_marker(t)
+                || power_state::is_marker(t)
         })
         .count();
     // nvidia-smi's banner and nvpmodel's mode line are unmistakable on their own (a `-d POWER`
