@@ -67,7 +67,7 @@ fn mode_sweep(ev: &Evidence, input: usize) -> Option<Finding> {
         .or_else(|| rows.first().map(|r| (r, Some("first-row"))))?;
     let best = rows.iter().max_by(|a, b| a.2.total_cmp(&b.2))?;
     let ratio = best.2 / current.2;
-    if best.1 == current.1 || !(ratio >= MODE_RATIO) {
+    if best.1 == current.1 || ratio.is_nan() || ratio < MODE_RATIO {
         return None;
     }
     let quote = |r: &(&Run, &str, f64)| EvidenceRef {

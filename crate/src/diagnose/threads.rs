@@ -163,7 +163,7 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
             let noise = a.stddev.unwrap_or(0.0) + b.stddev.unwrap_or(0.0);
             if b.tok_s < a.tok_s * 0.95 && a.tok_s - b.tok_s > noise {
                 let loss = 1.0 - b.tok_s / a.tok_s;
-                if worst.as_ref().is_none_or(|w| loss > 1.0 - w.4 / w.2) {
+                if worst.as_ref().map_or(true, |w| loss > 1.0 - w.4 / w.2) {
                     worst = Some((test.to_string(), *ta, a.tok_s, *tb, b.tok_s));
                 }
             }

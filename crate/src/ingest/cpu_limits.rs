@@ -161,10 +161,9 @@ impl CpuLimits {
         }
         // `$ nproc`, `nproc: 4`, `nproc = 4`, `nproc → 4`.
         if let Some(at) = msg.find("nproc") {
-            let before_ok = msg[..at]
-                .chars()
-                .last()
-                .is_none_or(|c| c.is_whitespace() || c == '$' || c == '#' || c == '`');
+            let before_ok = msg[..at].chars().last().map_or(true, |c| {
+                c.is_whitespace() || c == '$' || c == '#' || c == '`'
+            });
             let rest = msg[at + 5..].trim_start_matches([':', '=', ' ', '`', '→', '-', '>']);
             if before_ok {
                 if rest.is_empty() || rest.starts_with("--all") {

@@ -439,7 +439,7 @@ pub fn machine(s: &SchedEvidence, topo: &Topology) -> Machine {
     }
     for (input, (cpus, line)) in per_input {
         let n = cpus.len() as f64;
-        if n > 0.0 && usable.as_ref().is_none_or(|u| n < u.cpus) {
+        if n > 0.0 && usable.as_ref().map_or(true, |u| n < u.cpus) {
             let list: Vec<u32> = cpus.into_iter().collect();
             usable = Some(Usable {
                 cpus: n,
