@@ -44,6 +44,8 @@ impl Layer {
         let prefix = id.split('.').next().unwrap_or(id);
         Some(match (prefix, id) {
             (_, "compare.decode-gap") => return None,
+            // Figures beyond what the memory delivers are a measurement to redo, not a ceiling.
+            (_, "bandwidth.above-ceiling") => Layer::Measure,
             ("run", _) => Layer::Failed,
             (_, "compare.threads") => Layer::Threads,
             // A low average clock is a cap or little cores; the clock is what it measures.
@@ -133,8 +135,10 @@ pub const VERDICT_PARAMS: &[&str] = &[
     "a_tok_s",
     "b",
     "b_tok_s",
+    "achieved_gbps",
     "capped_pct",
     "ceiling_tok_s",
+    "device",
     "expected_tok_s",
     "few",
     "few_tok_s",
@@ -145,10 +149,15 @@ pub const VERDICT_PARAMS: &[&str] = &[
     "many",
     "many_tok_s",
     "pct_of_expected",
+    "pct_of_peak",
+    "peak_gbps",
     "ratio",
     "ratio_pct",
+    "runs",
     "share",
     "slower_pct",
+    "smaller_quant",
+    "smaller_tok_s",
     "what",
 ];
 
@@ -278,6 +287,19 @@ fn estimate(f: &Finding) -> Option<(f64, Phrase)> {
                 ],
             )
         }
+        "bandwidth.far-below" => {
+            let p = num(f, "pct_of_expected")?;
+            (
+                100.0 / p.max(1.0),
+                "verdict.basis.device-ceiling",
+                vec![
+                    ("pct", param(f, "pct_of_expected")),
+                    ("expected_tok_s", param(f, "expected_tok_s")),
+                    ("device", param(f, "device")),
+                    ("peak_gbps", param(f, "peak_gbps")),
+                ],
+            )
+        }
         _ => return None,
     };
     (factor.is_finite() && factor > 1.0).then(|| (round_factor(factor), Phrase::new(key, params)))
@@ -353,8 +375,23 @@ pub fn build(ev: &Evidence, views: &Views, findings: &[Finding]) -> Verdict {
     for c in causes.iter_mut().filter(|c| c.layer == Layer::Measure) {
         c.severity = Severity::Info;
     }
+    // A run at its bandwidth ceiling has no room for another info-level cause to cost much:
+    // among the info causes, the ceiling names the run.
+    let at_ceiling = |c: &Cause| {
+        c.severity == Severity::Info
+            && c.findings
+                .iter()
+                .any(|&i| findings[i].id == "bandwidth.at-ceiling")
+    };
     causes.sort_by(|a, b| {
-        let key = |c: &Cause| (c.layer == Layer::Measure, c.severity, c.layer);
+        let key = |c: &Cause| {
+            (
+                c.layer == Layer::Measure,
+                c.severity,
+                !at_ceiling(c),
+                c.layer,
+            )
+        };
         key(a)
             .cmp(&key(b))
             .then(b.factor.unwrap_or(0.0).total_cmp(&a.factor.unwrap_or(0.0)))
@@ -569,7 +606,49 @@ fn healthy(ev: &Evidence, views: &Views, findings: &[Finding]) -> Vec<Phrase> {
     if ev.runs.is_empty() && ev.series.is_empty() && ev.sched.traces.is_empty() {
         return vec![Phrase::new("verdict.nothing-read", Vec::new())];
     }
+    // Figures the memory cannot deliver: no verdict on speed holds until they are redone.
+    if let Some(f) = findings.iter().find(|f| f.id == "bandwidth.above-ceiling") {
+        return vec![Phrase::new(
+            "verdict.above-ceiling",
+            vec![
+                ("achieved_gbps", param(f, "achieved_gbps")),
+                ("device", param(f, "device")),
+                ("peak_gbps", param(f, "peak_gbps")),
+            ],
+        )];
+    }
     let mut out = vec![Phrase::new("verdict.healthy", Vec::new())];
+    if let Some(f) = findings.iter().find(|f| f.id == "bandwidth.at-ceiling") {
+        out.push(if f.variant() == Some("sweep") {
+            Phrase::new(
+                "verdict.healthy.at-ceiling-sweep",
+                vec![
+                    ("runs", param(f, "runs")),
+                    ("achieved_gbps", param(f, "achieved_gbps")),
+                ],
+            )
+        } else {
+            Phrase::new(
+                "verdict.healthy.at-ceiling",
+                vec![
+                    ("achieved_gbps", param(f, "achieved_gbps")),
+                    ("device", param(f, "device")),
+                    ("peak_gbps", param(f, "peak_gbps")),
+                    ("pct_of_peak", param(f, "pct_of_peak")),
+                ],
+            )
+        });
+        out.push(match num(f, "smaller_tok_s") {
+            Some(_) => Phrase::new(
+                "verdict.healthy.lever-quant",
+                vec![
+                    ("smaller_quant", param(f, "smaller_quant")),
+                    ("smaller_tok_s", param(f, "smaller_tok_s")),
+                ],
+            ),
+            None => Phrase::new("verdict.healthy.lever-model", Vec::new()),
+        });
+    }
     if let Some(f) = findings.iter().find(|f| f.id == "bandwidth.below-ceiling") {
         out.push(Phrase::new(
             "verdict.healthy.ceiling",
