@@ -263,6 +263,12 @@ pub struct Run {
     pub bits_per_weight: Option<f64>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub tensor_types: BTreeMap<String, u64>,
+    /// Experts per MoE layer and how many each token uses (llama.cpp `n_expert`,
+    /// `n_expert_used`): a token then reads only the used experts' weights.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub n_expert: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub n_expert_used: Option<u32>,
     // --- threads and CPU
     #[serde(skip_serializing_if = "Option::is_none")]
     pub n_threads: Option<u32>,

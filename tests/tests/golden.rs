@@ -17,7 +17,13 @@ use tokscope_tests::{
 
 /// Sample folders also read as one analysis (every file of the folder dropped together), with
 /// one golden for the set: the comparison exists only across inputs.
-const SETS: &[&str] = &["compare", "compare-mixed", "usb-stall", "usb-stall-apart"];
+const SETS: &[&str] = &[
+    "bandwidth-pi5",
+    "compare",
+    "compare-mixed",
+    "usb-stall",
+    "usb-stall-apart",
+];
 
 /// Sizes of the pieces a sample is also fed in, each for files up to the given size: one byte
 /// splits every line, seven most fields, and 4 KiB and 64 KiB are what a reader gives.

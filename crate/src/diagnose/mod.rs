@@ -5,6 +5,7 @@
 //! bilingual catalogue.
 
 mod bandwidth;
+mod bandwidth_physics;
 pub mod compare;
 pub mod compare_groups;
 mod counters;
@@ -174,6 +175,12 @@ const RULES: &[Rule] = &[
     rule(usb_errors::IDS, usb_errors::rule),
     rule(thermal_kernel_throttle::IDS, thermal_kernel_throttle::rule),
     rule(bandwidth::IDS, bandwidth::rule),
+    // Where the figures come from (the table's entry and its citation), for programs; the
+    // texts show the device and its peak.
+    Rule {
+        data: &["named", "memory", "source"],
+        ..rule(bandwidth_physics::IDS, bandwidth_physics::rule)
+    },
     rule(sustained::IDS, sustained::rule),
     // The cap's full measurement: shown in part by each wording, read whole by programs.
     Rule {

@@ -35,7 +35,9 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
             continue;
         }
         out.push(Finding {
-            variant: None,
+            // The class decides the fix: a smaller footprint for an OOM, the assert's own
+            // message for an abort, the file for a missing field.
+            variant: Some(class.key()),
             id: IDS[0],
             severity: if measured {
                 Severity::Warning

@@ -44,6 +44,8 @@ impl Layer {
         let prefix = id.split('.').next().unwrap_or(id);
         Some(match (prefix, id) {
             (_, "compare.decode-gap") => return None,
+            // Figures beyond what the memory delivers are a measurement to redo, not a ceiling.
+            (_, "bandwidth.above-ceiling") => Layer::Measure,
             ("run", _) => Layer::Failed,
             (_, "compare.threads") => Layer::Threads,
             // A low average clock is a cap or little cores; the clock is what it measures.
@@ -132,15 +134,17 @@ impl Verdict {
 pub const VERDICT_PARAMS: &[&str] = &[
     "a",
     "a_tok_s",
+    "achieved_gbps",
     "b",
+    "b_tok_s",
     "best_mode",
     "best_tok_s",
-    "b_tok_s",
     "bw_ratio",
     "capped_pct",
-    "cpu_share",
     "ceiling_tok_s",
+    "cpu_share",
     "cur_mhz",
+    "device",
     "expected_tok_s",
     "few",
     "few_tok_s",
@@ -157,11 +161,16 @@ pub const VERDICT_PARAMS: &[&str] = &[
     "mode",
     "mode_tok_s",
     "pct_of_expected",
+    "pct_of_peak",
+    "peak_gbps",
     "prefill_decode",
     "ratio",
     "ratio_pct",
+    "runs",
     "share",
     "slower_pct",
+    "smaller_quant",
+    "smaller_tok_s",
     "trials",
     "what",
 ];
@@ -422,6 +431,19 @@ fn estimate(f: &Finding) -> Option<Estimate> {
                 ],
             )
         }
+        "bandwidth.far-below" => {
+            let p = num(f, "pct_of_expected")?;
+            (
+                100.0 / p.max(1.0),
+                "verdict.basis.device-ceiling",
+                vec![
+                    ("pct", param(f, "pct_of_expected")),
+                    ("expected_tok_s", param(f, "expected_tok_s")),
+                    ("device", param(f, "device")),
+                    ("peak_gbps", param(f, "peak_gbps")),
+                ],
+            )
+        }
         _ => return None,
     };
     (factor.is_finite() && factor > 1.0).then(|| Estimate {
@@ -541,8 +563,23 @@ pub fn build(ev: &Evidence, views: &Views, findings: &[Finding]) -> Verdict {
     for c in causes.iter_mut().filter(|c| c.layer == Layer::Measure) {
         c.severity = Severity::Info;
     }
+    // A run at its bandwidth ceiling has no room for another info-level cause to cost much:
+    // among the info causes, the ceiling names the run.
+    let at_ceiling = |c: &Cause| {
+        c.severity == Severity::Info
+            && c.findings
+                .iter()
+                .any(|&i| findings[i].id == "bandwidth.at-ceiling")
+    };
     causes.sort_by(|a, b| {
-        let key = |c: &Cause| (c.layer == Layer::Measure, c.severity, c.layer);
+        let key = |c: &Cause| {
+            (
+                c.layer == Layer::Measure,
+                c.severity,
+                !at_ceiling(c),
+                c.layer,
+            )
+        };
         key(a)
             .cmp(&key(b))
             .then(b.factor.unwrap_or(0.0).total_cmp(&a.factor.unwrap_or(0.0)))
@@ -757,7 +794,49 @@ fn healthy(ev: &Evidence, views: &Views, findings: &[Finding]) -> Vec<Phrase> {
     if ev.runs.is_empty() && ev.series.is_empty() && ev.sched.traces.is_empty() {
         return vec![Phrase::new("verdict.nothing-read", Vec::new())];
     }
+    // Figures the memory cannot deliver: no verdict on speed holds until they are redone.
+    if let Some(f) = findings.iter().find(|f| f.id == "bandwidth.above-ceiling") {
+        return vec![Phrase::new(
+            "verdict.above-ceiling",
+            vec![
+                ("achieved_gbps", param(f, "achieved_gbps")),
+                ("device", param(f, "device")),
+                ("peak_gbps", param(f, "peak_gbps")),
+            ],
+        )];
+    }
     let mut out = vec![Phrase::new("verdict.healthy", Vec::new())];
+    if let Some(f) = findings.iter().find(|f| f.id == "bandwidth.at-ceiling") {
+        out.push(if f.variant() == Some("sweep") {
+            Phrase::new(
+                "verdict.healthy.at-ceiling-sweep",
+                vec![
+                    ("runs", param(f, "runs")),
+                    ("achieved_gbps", param(f, "achieved_gbps")),
+                ],
+            )
+        } else {
+            Phrase::new(
+                "verdict.healthy.at-ceiling",
+                vec![
+                    ("achieved_gbps", param(f, "achieved_gbps")),
+                    ("device", param(f, "device")),
+                    ("peak_gbps", param(f, "peak_gbps")),
+                    ("pct_of_peak", param(f, "pct_of_peak")),
+                ],
+            )
+        });
+        out.push(match num(f, "smaller_tok_s") {
+            Some(_) => Phrase::new(
+                "verdict.healthy.lever-quant",
+                vec![
+                    ("smaller_quant", param(f, "smaller_quant")),
+                    ("smaller_tok_s", param(f, "smaller_tok_s")),
+                ],
+            ),
+            None => Phrase::new("verdict.healthy.lever-model", Vec::new()),
+        });
+    }
     if let Some(f) = findings.iter().find(|f| f.id == "bandwidth.below-ceiling") {
         out.push(Phrase::new(
             "verdict.healthy.ceiling",

@@ -177,8 +177,13 @@ pub enum FailureClass {
     Mismatch,
     /// The process ran out of memory or was killed for it.
     OutOfMemory,
+    /// A configuration file the framework needs is missing, or lacks a required field.
+    Config,
     /// The model, a context or a session could not be loaded or opened.
     Load,
+    /// An inference library stopped on its own check: `GGML_ASSERT`, `ggml_abort`, an SDK's
+    /// error code (CANN `EZ9999`). Its message names what failed.
+    Abort,
     /// The process died: a signal, an abort, an uncaught exception, a failed assertion.
     Crash,
 }
@@ -190,6 +195,8 @@ impl FailureClass {
             FailureClass::OutOfMemory => "oom",
             FailureClass::Mismatch => "mismatch",
             FailureClass::Load => "load",
+            FailureClass::Config => "config",
+            FailureClass::Abort => "abort",
         }
     }
 }

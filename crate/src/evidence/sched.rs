@@ -667,6 +667,10 @@ pub struct TopologyHints {
     pub cpu_implementer: BTreeMap<u32, u32>,
     /// `Hardware :` of /proc/cpuinfo, `ro.board.platform`, or a SoC name in a header.
     pub hardware: Option<String>,
+    /// Every device, SoC or board name the inputs state (`Hardware`, `Model`, `model name`,
+    /// `ro.soc.model`, `ro.board.platform`, ...), each once, the first [`MAX_DEVICE_NAMES`]:
+    /// `hardware` keeps one, and a Raspberry Pi's `Hardware : BCM2835` hides its `Model`.
+    pub device_names: Vec<String>,
     /// `# nrcpus avail`, `#P:8`, `cpus=8`.
     pub nr_cpus: Option<u32>,
     /// `# cpudesc` / `# arch` of a perf header.
@@ -751,7 +755,22 @@ pub struct CpuFlags {
 /// At most this many flags are kept: x86 lists about 150.
 const MAX_CPU_FLAGS: usize = 512;
 
+/// At most this many device names are kept: a cpuinfo dump repeats its few names.
+pub const MAX_DEVICE_NAMES: usize = 8;
+
 impl TopologyHints {
+    /// Notes a device, SoC or board name as the input states it.
+    pub fn note_device_name(&mut self, name: &str) {
+        let name = name.trim();
+        if name.is_empty()
+            || self.device_names.len() >= MAX_DEVICE_NAMES
+            || self.device_names.iter().any(|n| n == name)
+        {
+            return;
+        }
+        self.device_names.push(crate::evidence::clip(name));
+    }
+
     /// Notes a processor's flag list (`fp asimd ... asimddp`) read at `input`:`line`.
     pub fn note_cpu_flags(&mut self, input: InputId, line: u64, field: &'static str, list: &str) {
         let names: std::collections::BTreeSet<String> = list

@@ -10,26 +10,50 @@ use regex::{Regex, RegexSet};
 use std::sync::OnceLock;
 
 /// Lines that look like failures and are not: MNN prints this on every first run (no tuning
-/// cache yet) and carries on.
-const BENIGN: &str = r"(?i)load cache file error\.?";
+/// cache yet) and carries on; llama.cpp's CUDA backend warns when it cannot pin host memory
+/// (`ggml_cuda_host_malloc`) and uses pageable memory instead.
+const BENIGN: &str = r"(?i)load cache file error\.?|\bfailed to allocate [\d.]+ [KMG]i?B of pinned memory(?::[^.;]*)?";
 
-/// Most specific first: a line takes the class of the first entry it matches.
+/// Most specific first: a line takes the class of the first entry it matches. The producers'
+/// own wording, where known:
+/// - CUDA `CUDA error: out of memory`, ggml `cudaMalloc failed: out of memory`,
+///   `failed to allocate CUDA0 buffer of size N`, `unable to allocate ... buffer`, Vulkan
+///   `ErrorOutOfDeviceMemory` / `ErrorOutOfHostMemory`, OpenCL `CL_OUT_OF_HOST_MEMORY`,
+///   `CL_OUT_OF_RESOURCES`, `CL_MEM_OBJECT_ALLOCATION_FAILURE`, Metal `Insufficient Memory
+///   (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)`, ollama `model requires more system
+///   memory`, Java `java.lang.OutOfMemoryError`;
+/// - configuration: Genie `Missing required field`, MLC `mlc-chat-config.json` not found, a
+///   `config.json` that cannot be opened or read;
+/// - load: ORT `Failed to create session`, `LoadLibrary failed with error 126`, TFLite `Failed
+///   to apply ... delegate`, ExecuTorch `loading method forward failed with error 0x20`,
+///   `[ExecuTorch Error 0x12]`, `Backend XnnpackBackend is not registered`, QNN `QnnDsp <E>`,
+///   `QNN_COMMON_ERROR`, JNI `java.lang.UnsatisfiedLinkError`;
+/// - abort: `GGML_ASSERT(...) failed`, `ggml_abort`, `GGML_ABORT`, CANN `EZ9999: Inner Error`
+///   and `aclnn...` failures, `CANN error`.
 const PHRASES: &[(FailureClass, &str)] = &[
     (
         FailureClass::OutOfMemory,
-        r"(?i)\bout of (?:device |host )?memory\b|\boom[-_ ]?kill|\blowmemorykiller\b|std::bad_alloc|ErrorOutOfDeviceMemory|\bcannot allocate memory\b|\bkilled process \d+",
+        r"(?i)\bout of (?:device |host |gpu |video )?memory\b|\boom[-_ ]?kill|\blowmemorykiller\b|std::bad_alloc|ErrorOutOf(?:Device|Host)Memory|\bcannot allocate memory\b|\bkilled process \d+|\bCL_OUT_OF_(?:HOST_MEMORY|RESOURCES)\b|\bCL_MEM_OBJECT_ALLOCATION_FAILURE\b|\bOutOfMemoryError\b|kIOGPUCommandBufferCallbackErrorOutOfMemory|\binsufficient memory\b|\brequires more (?:system |gpu )?memory\b|\b(?:failed|unable) to allocate\b[^.;]{0,60}\bbuffers?\b",
     ),
     (
         FailureClass::Mismatch,
-        r"(?i)\bbackend type is\b|\bbackend\s+mismatch\b|\b(?:model|version|sdk|backend|arch)\b[^.;]{0,40}\bmismatch|\bincompatible\s+(?:model|backend|version|context)\b|fallback to cpu ep has been explicitly disabled|ret_check failure.{0,160}\(backend\)",
+        r"(?i)\bbackend type is\b|\bbackend\s+mismatch\b|\b(?:model|version|sdk|backend|arch)\b[^.;]{0,40}\bmismatch|\bincompatible\s+(?:model|backend|version|context)\b|fallback to cpu ep has been explicitly disabled|ret_check failure.{0,160}\(backend\)|\bdidn't find op for builtin opcode\b",
+    ),
+    (
+        FailureClass::Config,
+        r#"(?i)\bmissing required (?:field|key|parameter|property)\b|\bmlc-chat-config\.json\b[^.;]{0,60}\b(?:not found|cannot|could not|no such|missing|failed)|\b(?:cannot|can't|could not|unable to|failed to) (?:open|find|read|load|parse)\b[^.;]{0,60}\bconfig(?:\.json)?\b|\bconfig(?:\.json)?\b[^.;]{0,40}\b(?:not found|no such file)"#,
     ),
     (
         FailureClass::Load,
-        r"(?i)\berror loading model\b|\bfailed to (?:load|open|read|mmap) (?:the )?model\b|\bfailure to initialize model\b|\bfailed to create (?:the )?(?:dialog|session|context|interpreter|engine|model|llm)\b|\bcould not create context\b|\bcreate from binary failed\b|\bunable to find a valid interface\b|\bgetqnninterface failed\b|\bcalculator::open\(\) for node\b[^.]{0,80}\bfailed\b|\bcalculatorgraph::run\(\) failed\b|\binitialization failed\b|\bcannot open lib\w*|\bmap error\b|\bfailed to initialize (?:the )?(?:backend|session|model|runtime|delegate|engine)\b|\bunable to (?:load|open) (?:the )?model\b|\bmodel (?:load(?:ing)?|init(?:ialization)?) failed\b",
+        r"(?i)\berror loading model\b|\bfailed to (?:load|open|read|mmap) (?:the )?model\b|\bfailure to initialize model\b|\bfailed to create (?:the )?(?:dialog|session|context|interpreter|engine|model|llm)\b|\bcould not create context\b|\bcreate from binary failed\b|\bunable to find a valid interface\b|\bgetqnninterface failed\b|\bcalculator::open\(\) for node\b[^.]{0,80}\bfailed\b|\bcalculatorgraph::run\(\) failed\b|\binitialization failed\b|\bcannot open lib\w*|\bmap error\b|\bfailed to initialize (?:the )?(?:backend|session|model|runtime|delegate|engine)\b|\bunable to (?:load|open) (?:the )?model\b|\bmodel (?:load(?:ing)?|init(?:ialization)?) failed\b|\bloadlibrary failed with error \d+|\bfailed to apply (?:the )?(?:\w+ )*delegate\b|\b(?:loading|execution of) method \w+ failed with (?:error|status) 0x[0-9a-f]+|\[executorch error 0x[0-9a-f]+\]|\bbackend \w+ is not registered\b|\bqnn\w* <e>|\bqnn_common_error\w*|\bunsatisfiedlinkerror\b",
+    ),
+    (
+        FailureClass::Abort,
+        r"(?i)\bggml_assert\b|\bggml_abort\b|\bE[A-Z]9999\b|\binner error\b|\bcann error\b|\baclnn\w*\b[^.;]{0,80}\b(?:error|failed)\b",
     ),
     (
         FailureClass::Crash,
-        r"(?i)\bsegmentation fault\b|\bsig(?:segv|abrt|bus|ill|fpe)\b|\bfatal signal \d+|\baborted\b(?:\s*\(core dumped\))?\s*$|\bcore dumped\b|^\s*(?:\[\d+\]\s+)?\d*\s*abort\s+\S|terminate called after throwing|\bassertion\b[^.]{0,120}\bfailed\b|\bggml_assert\b|\bfatal exception\b|traceback \(most recent call last\)|\bpanicked at\b|\bcheck failed\b|\bret_check failure\b|\bunhandled exception\b",
+        r"(?i)\bsegmentation fault\b|\bsig(?:segv|abrt|bus|ill|fpe)\b|\bfatal signal \d+|\baborted\b(?:\s*\(core dumped\))?\s*$|\bcore dumped\b|^\s*(?:\[\d+\]\s+)?\d*\s*abort\s+\S|terminate called after throwing|\bassertion\b[^.]{0,120}\bfailed\b|\bfatal exception\b|traceback \(most recent call last\)|\bpanicked at\b|\bcheck failed\b|\bret_check failure\b|\bunhandled exception\b",
     ),
 ];
 
@@ -62,6 +86,20 @@ pub const KEYWORDS: &[&str] = &[
     "cannot open lib",
     "map error",
     "unable to",
+    "cl_out_of",
+    "cl_mem_object",
+    "allocate",
+    "didn't find op",
+    "missing required",
+    "config",
+    "executorch error",
+    "not registered",
+    "qnn",
+    "unsatisfiedlink",
+    "cann error",
+    "aclnn",
+    "9999",
+    "inner error",
 ];
 
 struct Compiled {
@@ -117,6 +155,31 @@ mod tests {
             ("org.apache.tvm.Base$TVMError: InternalError: Check failed: (m_libHandler != nullptr) is false: Error! Cannot open libOpenCL!", Load),
             ("FATAL EXCEPTION: main", Crash),
             ("QNNBackend.cpp:1899: int MNN::QNN::QnnBackend::getTensorIdx(const MNN::Tensor*) const: Assertion `res' failed.", Crash),
+            ("CUDA error: out of memory", OutOfMemory),
+            ("ggml_backend_cuda_buffer_type_alloc_buffer: allocating 4095.05 MiB on device 0: cudaMalloc failed: out of memory", OutOfMemory),
+            ("alloc_tensor_range: failed to allocate CUDA0 buffer of size 4293984256", OutOfMemory),
+            ("llama_init_from_model: failed to allocate compute buffers", OutOfMemory),
+            ("ggml_vulkan: vk::Device::allocateMemory: ErrorOutOfDeviceMemory", OutOfMemory),
+            ("java.lang.RuntimeException: clEnqueueNDRangeKernel failed: CL_OUT_OF_HOST_MEMORY", OutOfMemory),
+            ("Caused by: java.lang.IllegalStateException: Internal error: Failed to apply delegate: TfLiteGpuDelegate Init: CL_MEM_OBJECT_ALLOCATION_FAILURE", OutOfMemory),
+            ("clCreateBuffer error CL_OUT_OF_RESOURCES", OutOfMemory),
+            ("error: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)", OutOfMemory),
+            ("Error: model requires more system memory (9.4 GiB) than is available (7.1 GiB)", OutOfMemory),
+            ("java.lang.OutOfMemoryError: Failed to allocate a 536870928 byte allocation with 25165824 free bytes", OutOfMemory),
+            ("/home/user/llama.cpp/ggml/src/ggml-cpu/ops.cpp:4012: GGML_ASSERT(ne00 % 32 == 0) failed", Abort),
+            ("#3  0x0000fffff7d1a2b4 in ggml_abort () from libggml-base.so", Abort),
+            ("EZ9999: Inner Error!", Abort),
+            ("aclnnMatmulGetWorkspaceSize failed, error code 161002", Abort),
+            ("QnnDsp <E> Failed to create context from binary with err 1009", Load),
+            ("[ERROR] QNN_COMMON_ERROR_GENERAL while creating graph", Load),
+            ("onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 126 \"\" when trying to load \"onnxruntime_providers_cuda.dll\"", Load),
+            ("ERROR: Failed to apply XNNPACK delegate.", Load),
+            ("ERROR: Didn't find op for builtin opcode 'FULLY_CONNECTED' version '12'", Mismatch),
+            ("RuntimeError: loading method forward failed with error 0x20", Load),
+            ("[method.cpp:66] Backend XnnpackBackend is not registered.", Load),
+            ("java.lang.UnsatisfiedLinkError: dlopen failed: library \"libllama-android.so\" not found", Load),
+            ("Genie error: Missing required field \"tokenizer\" in dialog config", Config),
+            ("Cannot find mlc-chat-config.json in the model folder", Config),
             ("This session contains graph nodes that are assigned to the default CPU EP, but fallback to CPU EP has been explicitly disabled by the user.", Mismatch),
             ("Out of memory: Killed process 12345 (llama-cli) total-vm:8123456kB", OutOfMemory),
             ("lowmemorykiller: Kill 'com.example.llm' (12034), uid 10123, oom_score_adj 0 to free 4123456kB", OutOfMemory),
@@ -140,6 +203,11 @@ mod tests {
             "llm_load_tensors: CPU_REPACK model buffer size = 3926.81 MiB",
             "I/tflite: Initialized TensorFlow Lite runtime.",
             "E/libEGL: validate_display:99 error 3008 (EGL_BAD_DISPLAY)",
+            "ggml_cuda_host_malloc: warning: failed to allocate 512.00 MiB of pinned memory: out of memory",
+            "  --no-mmap               do not memory-map model (slower load but may reduce pageouts if not using mlock)",
+            "llm_load_tensors: offloading 32 repeating layers to GPU",
+            "load config.json: {\"backend_type\": \"cpu\", \"thread_num\": 4}",
+            "QnnDsp <W> Initializing HtpProvider",
         ] {
             assert_eq!(classify(msg), None, "{msg}");
         }

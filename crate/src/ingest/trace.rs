@@ -445,6 +445,7 @@ impl TraceParser {
                 if !v.is_empty() && hints.hardware.is_none() {
                     hints.hardware = Some(crate::evidence::clip(v));
                 }
+                hints.note_device_name(v);
                 return true;
             }
         }
@@ -477,6 +478,7 @@ impl TraceParser {
                     if k == "Hardware" || hints.hardware.is_none() {
                         hints.hardware = Some(crate::evidence::clip(v));
                     }
+                    hints.note_device_name(v);
                     return true;
                 }
                 "Features" | "flags" if self.processor.is_some() => {

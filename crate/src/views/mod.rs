@@ -3,6 +3,7 @@
 //! report and read by every stage after.
 
 pub mod freq;
+pub mod memory_bandwidth;
 pub mod sched;
 pub mod telemetry;
 pub mod topology;

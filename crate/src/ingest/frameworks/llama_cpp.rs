@@ -41,6 +41,7 @@ struct Re {
     size: Regex,
     size_2023: Regex,
     params: Regex,
+    experts: Regex,
     buffer: Regex,
     kv_self: Regex,
     compute_total: Regex,
@@ -112,6 +113,7 @@ fn re() -> &'static Re {
             size: r(r"^(?:print_info|llm_load_print_meta):\s+(?:file size|model size)\s+=\s+([\d.]+) (GiB|MiB|KiB|GB|MB|B)\b(?: \(([\d.]+) BPW\))?"),
             size_2023: r(r"^llama_model_load:\s+model size\s+=\s+([\d.]+) MB"),
             params: r(r"^(?:print_info|llm_load_print_meta):\s+model params\s+=\s+([\d.]+) ([KMBT])"),
+            experts: r(r"^(?:print_info|llm_load_print_meta):\s+n_expert(_used)?\s+=\s+(\d+)\s*$"),
             // The buffer's name may have spaces (`Adreno (TM) 750 KV buffer size`), never a colon
             // outside brackets (`RPC[10.0.0.2:50052]`): that colon ends the function prefix.
             buffer: r(r"(?:^|:)\s*((?:\[[^\]]*\]|[^\s:\[])+(?: (?:\[[^\]]*\]|[^\s:\[])+)*?)\s+(?:(model|KV|compute|output|compute pinned)\s+)?buffer size\s*=\s*([\d.]+) MiB"),
@@ -531,6 +533,16 @@ impl FrameworkParser for LlamaCpp {
         }
         if let Some(c) = cap_if(msg.starts_with("llama_model_load:"), &r.size_2023, msg) {
             runs.run(FW, at).model_bytes = num(&c[1]).map(mib_to_bytes);
+            return;
+        }
+        if let Some(c) = cap_if(msg.contains("n_expert"), &r.experts, msg) {
+            let run = runs.run(FW, at);
+            let n = c[2].parse().ok();
+            if c.get(1).is_some() {
+                run.n_expert_used = n;
+            } else {
+                run.n_expert = n;
+            }
             return;
         }
         if let Some(c) = cap_if(msg.contains("model params"), &r.params, msg) {

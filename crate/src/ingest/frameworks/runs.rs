@@ -198,6 +198,8 @@ fn setup_of(r: &Run) -> Run {
         quant: r.quant.clone(),
         bits_per_weight: r.bits_per_weight,
         tensor_types: r.tensor_types.clone(),
+        n_expert: r.n_expert,
+        n_expert_used: r.n_expert_used,
         n_threads: r.n_threads,
         n_threads_batch: r.n_threads_batch,
         hw_threads: r.hw_threads,
