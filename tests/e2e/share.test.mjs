@@ -101,7 +101,7 @@ function withoutParameters(report) {
   if (r.verdict) {
     delete r.verdict.headline_phrases;
     delete r.verdict.next_phrases;
-    for (const c of r.verdict.causes ?? []) delete c.impact?.basis_phrase;
+    for (const c of r.verdict.causes ?? []) delete c.impact?.basis_phrases;
   }
   return r;
 }
