@@ -49,6 +49,49 @@ const CASES = [
     cause: 'power',
     numbers: [/Likely a power wall/, /1\.8×/],
   },
+  // Issue 24: the questions users ask, each from what they paste.
+  {
+    name: 'a partial GPU offload in an ollama server journal',
+    files: ['samples/logs/ollama-journal-partial-offload.log'],
+    cause: 'build',
+    numbers: [/Only part of the model is on the GPU/, /2\.5×/],
+  },
+  {
+    name: 'a thread sweep typed as a markdown table',
+    files: ['samples/logs/sweep-threads-markdown.md'],
+    cause: 'threads',
+    numbers: [/12\.0 tok\/s/, /44×/],
+  },
+  {
+    name: 'more threads than a container may use',
+    files: ['samples/logs/docker-cgroup-nproc-llama-server.txt'],
+    cause: 'threads',
+    numbers: [/More threads than usable CPUs/],
+  },
+  {
+    name: 'a cpufreq-info dump stuck at 400 MHz',
+    files: ['samples/system/cpufreq-info-400mhz-performance.txt'],
+    cause: 'power',
+    numbers: [/stuck at its floor/, /11×/],
+  },
+  {
+    name: 'an nvidia-smi row at P3 while generating',
+    files: ['samples/system/nvidia-smi-p3-33w-generating.txt'],
+    cause: 'power',
+    numbers: [/power-saving performance state/],
+  },
+  {
+    name: 'a bandwidth-bound healthy run',
+    files: ['samples/logs/llama-metal-m2pro-bandwidth-bound.log'],
+    cause: null,
+    numbers: [/34\.1 tok\/s/, /bandwidth-bound/, /Apple M2 Pro/],
+  },
+  {
+    name: 'an OpenCL out-of-memory inside a Java trace',
+    files: ['samples/logs/android-mlc-opencl-oom-java-trace.logcat.txt'],
+    cause: 'failed',
+    numbers: [/ran out of memory/],
+  },
   {
     name: 'a healthy run',
     files: ['samples/traces/healthy.perf.txt'],
@@ -113,6 +156,21 @@ test('the Chinese page renders the verdict from the catalogue', async () => {
   assert.doesNotMatch(text, /First cause|decodes at/);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('the Chinese page names the new causes from the catalogue', async () => {
+  for (const [file, cause] of [
+    ['samples/logs/ollama-journal-partial-offload.log', /只有部分模型在 GPU 上/],
+    ['samples/system/cpufreq-info-400mhz-performance.txt', /首要原因：功耗、散热与供电——.*卡在最低频率/],
+  ]) {
+    const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
+    await analyze(page, [file]);
+    const text = await page.locator('#verdict-headline').textContent();
+    assert.match(text, cause, file);
+    assert.doesNotMatch(text, /First cause|decodes at/, file);
+    assert.deepEqual(errors, [], file);
+    await context.close();
+  }
 });
 
 test('no sample makes the page scroll sideways at 390 px', async () => {

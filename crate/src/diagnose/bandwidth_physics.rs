@@ -217,8 +217,9 @@ fn sweep(ev: &Evidence, runs: &[Achieved]) -> Option<Finding> {
     if median <= 0.0 || (hi - lo) / median > SWEEP_SPREAD {
         return None;
     }
-    // The lever is told for the largest run: the one a smaller quant helps most.
-    let biggest = runs.iter().max_by(|a, b| a.bytes.total_cmp(&b.bytes))?;
+    // The lever is told from the smallest run: it is the fastest, the speed the headline gives,
+    // so only a quant or model smaller than every one tried goes faster still.
+    let smallest = runs.iter().min_by(|a, b| a.bytes.total_cmp(&b.bytes))?;
     let (lo_t, hi_t) = min_max(runs.iter().map(|a| a.tok_s));
     let mut params = vec![
         ("runs", runs.len().to_string()),
@@ -229,9 +230,9 @@ fn sweep(ev: &Evidence, runs: &[Achieved]) -> Option<Finding> {
         ("tok_s_range", format!("{}–{}", fmt(lo_t), fmt(hi_t))),
         ("achieved_gbps", fmt(median)),
         ("spread_pct", format!("{:.0}", 100.0 * (hi - lo) / median)),
-        ("tok_s", fmt(biggest.tok_s)),
+        ("tok_s", fmt(smallest.tok_s)),
     ];
-    params.extend(lever(biggest));
+    params.extend(lever(smallest));
     Some(Finding {
         variant: Some("sweep"),
         id: IDS[0],
@@ -377,7 +378,9 @@ mod tests {
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].variant, Some("sweep"));
         assert_eq!(f[0].count, Some(3));
-        assert_eq!(param(&f[0], "smaller_quant"), "Q4_K_M");
+        // The smallest tried, Q2_K, is already below the common quants: a smaller model is left.
+        assert_eq!(param(&f[0], "lever"), "@bandwidth.lever.model");
+        assert!(f[0].params.iter().all(|(k, _)| *k != "smaller_quant"));
         // Speeds that do not follow the size are no bandwidth sweep.
         let mut flat = runs;
         flat[0].decode.as_mut().unwrap().tok_s = Some(8.8);
