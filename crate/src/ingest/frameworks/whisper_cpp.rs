@@ -2,7 +2,7 @@
 //! decode, batchd, prompt, total; `N runs ( X ms per run)` since 2023, `X ms per layer` in the
 //! first releases), the model it loads, the backend it picks and its `system_info` line.
 //!
-//! Its decode steps are audio-model passes, not LLM tokens: they go to [`Run::stages`], never
+//! Its decode steps are audio-model passes, not LLM tokens: they go to [`Run::stages`](crate::evidence::Run::stages), never
 //! to `decode`, so no tok/s rule reads a transcription as a slow chat.
 
 use super::cap;
