@@ -74,8 +74,8 @@ fn finding(ev: &Evidence, run: &Run, bw: f64) -> Option<Finding> {
     })
 }
 
-/// Three significant figures at most: 0.123, 1.23, 12.3, 123.
-fn fmt(v: f64) -> String {
+/// Three significant figures at most: 0.123, 1.23, 12.3, 123 (the bandwidth findings' figures).
+pub(super) fn fmt(v: f64) -> String {
     if v >= 100.0 {
         format!("{v:.0}")
     } else if v >= 10.0 {

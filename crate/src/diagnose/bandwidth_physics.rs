@@ -21,6 +21,7 @@
 //! - `bandwidth.far-below` (warning): under a quarter of what the device allows, with the
 //!   weights' place known. A hint, not a proof: the other layers say where the time went.
 
+use super::bandwidth::fmt;
 use super::run_facts::{decode_tok_s, quant_bits, run_ref};
 use super::{Finding, Quote, Severity};
 use crate::evidence::{Evidence, Run};
@@ -249,19 +250,6 @@ fn min_max(it: impl Iterator<Item = f64>) -> (f64, f64) {
     it.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
         (lo.min(x), hi.max(x))
     })
-}
-
-/// Three significant figures at most: 0.123, 1.23, 12.3, 123.
-fn fmt(v: f64) -> String {
-    if v >= 100.0 {
-        format!("{v:.0}")
-    } else if v >= 10.0 {
-        format!("{v:.1}")
-    } else if v >= 1.0 {
-        format!("{v:.2}")
-    } else {
-        format!("{v:.3}")
-    }
 }
 
 #[cfg(test)]
