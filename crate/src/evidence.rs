@@ -610,6 +610,49 @@ pub struct FailureLine {
 /// Failure lines kept per input (the first ones: the cause comes before the aftermath).
 pub const MAX_FAILURE_LINES: usize = 8;
 
+/// How a delegate or execution provider split a graph with the CPU, as the runtime announced it
+/// (`ingest::delegate_partition`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Partition {
+    /// The delegate or execution provider, as the line names it (`TfLiteGpuDelegateV2`, `NNAPI`).
+    pub delegate: String,
+    /// Nodes the delegate took.
+    pub delegated: u32,
+    /// Nodes in the graph; the TFLite builds before the `out of` wording do not say.
+    pub total: Option<u32>,
+    /// Partitions the graph was cut into (TFLite counts the delegate's and the CPU's runs of
+    /// nodes; ONNX Runtime only the delegate's).
+    pub partitions: u32,
+}
+
+impl Partition {
+    /// A delegate that runs on the CPU itself (XNNPACK): the nodes it leaves run on the
+    /// built-in CPU kernels, with no hand-over between memories.
+    pub fn on_cpu(&self) -> bool {
+        let d = self.delegate.to_ascii_lowercase();
+        d.contains("xnnpack") || d == "cpu" || d.starts_with("cpuexecution")
+    }
+
+    /// Nodes left to the CPU, when the total is known.
+    pub fn cpu_nodes(&self) -> Option<u32> {
+        self.total.map(|t| t.saturating_sub(self.delegated))
+    }
+}
+
+/// A [`Partition`] where it was announced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartitionLine {
+    pub input: InputId,
+    pub line: u64,
+    pub split: Partition,
+    /// The line verbatim, clipped to [`MAX_QUOTE_CHARS`].
+    pub text: String,
+}
+
+/// Partition announcements kept per input: ONNX Runtime asks each provider more than once per
+/// session, and only the last answer stands.
+pub const MAX_PARTITION_LINES: usize = 16;
+
 #[derive(Debug, Default)]
 pub struct Evidence {
     pub inputs: Vec<InputFacts>,
@@ -618,6 +661,8 @@ pub struct Evidence {
     pub fallbacks: Vec<FallbackGroup>,
     /// Lines that say a run failed, the first [`MAX_FAILURE_LINES`] per input.
     pub failures: Vec<FailureLine>,
+    /// Graph splits between a delegate and the CPU, the first [`MAX_PARTITION_LINES`] per input.
+    pub partitions: Vec<PartitionLine>,
     /// Where threads ran, and the CPU topology hints (traces, /proc/cpuinfo).
     pub sched: sched::SchedEvidence,
     fallback_index: HashMap<(FallbackClass, String), usize>,
@@ -879,6 +924,17 @@ impl Evidence {
                 input,
                 line,
                 class,
+                text: clip(text),
+            });
+        }
+    }
+
+    pub fn add_partition(&mut self, input: InputId, line: u64, split: Partition, text: &str) {
+        if self.partitions.iter().filter(|p| p.input == input).count() < MAX_PARTITION_LINES {
+            self.partitions.push(PartitionLine {
+                input,
+                line,
+                split,
                 text: clip(text),
             });
         }

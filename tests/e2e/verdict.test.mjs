@@ -53,6 +53,20 @@ const CASES = [
   },
   // Issue 24: the questions users ask, each from what they paste.
   {
+    // "Why did it get slow?": `grep MHz /proc/cpuinfo` beside the run shows 400 of 3400 MHz.
+    name: 'a llama.cpp run with grep MHz /proc/cpuinfo at 400 MHz',
+    files: ['samples/logs/llama-cli-grep-mhz-400.md'],
+    cause: 'power',
+    numbers: [/1\.19 tok\/s/, /8\.3×/],
+  },
+  {
+    // "Is the NPU used?": TFLite's own partition line answers it, and sizes what is at stake.
+    name: 'an NNAPI delegate that took 53 of 87 nodes in 17 partitions',
+    files: ['samples/logs/tflite-nnapi-partitions.logcat.txt'],
+    cause: 'build',
+    numbers: [/Only part of the graph runs on the accelerator/],
+  },
+  {
     name: 'a partial GPU offload in an ollama server journal',
     files: ['samples/logs/ollama-journal-partial-offload.log'],
     cause: 'build',
@@ -166,6 +180,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
   for (const [file, cause] of [
     ['samples/logs/ollama-journal-partial-offload.log', /只有部分模型在 GPU 上/],
     ['samples/system/cpufreq-info-400mhz-performance.txt', /首要原因：功耗、散热与供电——.*卡在最低频率/],
+    ['samples/logs/tflite-nnapi-partitions.logcat.txt', /只有部分计算图在加速器上运行/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
     await analyze(page, [file]);

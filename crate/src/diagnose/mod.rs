@@ -17,6 +17,7 @@ mod measure;
 mod memory;
 mod offload;
 mod offload_gpu_idle;
+mod offload_partitioned;
 mod power_cpu_clock;
 mod power_gpu_state;
 mod power_saver_mode;
@@ -161,6 +162,7 @@ const RULES: &[Rule] = &[
     rule(quant::IDS, quant::rule),
     rule(memory::IDS, memory::rule),
     rule(offload::IDS, offload::rule),
+    rule(offload_partitioned::IDS, offload_partitioned::rule),
     Rule {
         data: &["hw_flag"],
         ..rule(cpu::IDS, cpu::rule)

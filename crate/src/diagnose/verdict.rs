@@ -481,6 +481,7 @@ fn unsized_basis_of(f: &Finding) -> Option<Phrase> {
         ("power.gpu-state", _) => "verdict.basis.gpu-state-unsized",
         ("power.saver-mode", _) | ("power.wall", Some("mode")) => "verdict.basis.mode-unsized",
         ("offload.gpu-idle", _) => "verdict.basis.gpu-idle-unsized",
+        ("offload.partitioned", _) => "verdict.basis.partition-unsized",
         _ => return None,
     };
     Some(Phrase::new(key, Vec::new()))

@@ -688,10 +688,73 @@ pub struct TopologyHints {
     pub core_of: BTreeMap<u32, u32>,
     /// Limits on how many CPUs a process may use, in input order (first [`MAX_CPU_LIMITS`]).
     pub cpu_limits: Vec<CpuLimit>,
+    /// Current clocks `/proc/cpuinfo` and `lscpu` state (`cpu MHz`, `CPU MHz`, `CPU(s) scaling
+    /// MHz` as a share of the maximum), the first [`MAX_CLOCK_LINES`]. Their maximum is
+    /// resolved where they are read: it may come later, or from another input.
+    pub clock_lines: Vec<ClockLine>,
+    /// lscpu's `CPU max MHz`.
+    pub stated_max_mhz: Option<f64>,
+}
+
+/// Clock lines kept: a many-core `/proc/cpuinfo` states one per CPU.
+pub const MAX_CLOCK_LINES: usize = 1024;
+
+/// A current clock as `/proc/cpuinfo` or `lscpu` states it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClockLine {
+    pub input: InputId,
+    pub line: u64,
+    pub text: String,
+    /// The processor block it sits in (`/proc/cpuinfo`); `None` for lscpu's one figure.
+    pub cpu: Option<u32>,
+    pub value: ClockValue,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ClockValue {
+    Mhz(f64),
+    /// Percent of the CPU's maximum (lscpu since util-linux 2.38).
+    PctOfMax(f64),
 }
 
 /// Limits kept: a paste states a handful.
 pub const MAX_CPU_LIMITS: usize = 32;
+
+impl TopologyHints {
+    /// Records a clock line of `/proc/cpuinfo` or `lscpu` (`ingest::cpu_mhz`).
+    pub fn note_clock(
+        &mut self,
+        input: InputId,
+        line: u64,
+        text: &str,
+        cpu: Option<u32>,
+        v: ClockValue,
+    ) {
+        if self.clock_lines.len() < MAX_CLOCK_LINES {
+            self.clock_lines.push(ClockLine {
+                input,
+                line,
+                text: super::clip(text),
+                cpu,
+                value: v,
+            });
+        }
+    }
+
+    /// The base clock a CPU's marketing name states (`Intel(R) Core(TM) i7-8550U CPU @
+    /// 1.80GHz`), MHz: below the turbo maximum, so a cap measured against it is a lower bound.
+    pub fn stated_base_mhz(&self) -> Option<f64> {
+        self.cpu_desc
+            .iter()
+            .chain(&self.device_names)
+            .chain(&self.hardware)
+            .find_map(|name| {
+                let (_, rest) = name.rsplit_once('@')?;
+                let ghz: f64 = rest.trim().strip_suffix("GHz")?.trim().parse().ok()?;
+                (ghz.is_finite() && (0.2..20.0).contains(&ghz)).then_some(ghz * 1000.0)
+            })
+    }
+}
 
 /// Where a limit on usable CPUs was stated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -5,6 +5,7 @@
 //! over each message ([`scan`]) decides whether the parsers see it at all.
 
 use super::cpu_limits::CpuLimits;
+use super::delegate_partition;
 use super::failure_phrases;
 use super::fallback_phrases;
 use super::frameworks::{Frameworks, ParserMask, ALL_PARSERS, PARSERS};
@@ -89,10 +90,11 @@ fn gate() -> Option<&'static Gate> {
                 owners.entry(word.to_ascii_lowercase()).or_default().parsers |= 1 << i;
             }
         }
-        // The failure table rides on the same flag: both phrase tables read the line.
+        // The failure table and the partition lines ride on the same flag: all read the line.
         for word in fallback_phrases::KEYWORDS
             .iter()
             .chain(failure_phrases::KEYWORDS)
+            .chain(delegate_partition::KEYWORDS)
         {
             owners
                 .entry(word.to_ascii_lowercase())
@@ -147,6 +149,18 @@ impl LineParser for LogParser {
         self.first_lines.add(line.number, text);
         self.limits
             .line(self.input, line.number, message, &mut ev.sched.hints);
+        // `grep MHz /proc/cpuinfo` or lscpu's clock lines, pasted beside the run.
+        if (message.starts_with("cpu MHz") || message.starts_with("CPU"))
+            && super::cpu_mhz::note(
+                &mut ev.sched.hints,
+                self.input,
+                line.number,
+                message.trim(),
+                None,
+            )
+        {
+            return;
+        }
         // lscpu pasted into the log: its summary (every line `Key: value`) or its table.
         if self.in_lscpu || message.starts_with("Architecture:") || message.starts_with("CPU ") {
             self.in_lscpu = self
@@ -178,6 +192,12 @@ impl LineParser for LogParser {
         if let Some(class) = failure_phrases::classify(message) {
             ev.add_failure(self.input, line.number, class, text);
         }
+        // A split is its own evidence, with its counts: not a fallback message as well.
+        if let Some(split) = delegate_partition::parse(message) {
+            self.fallbacks = true;
+            ev.add_partition(self.input, line.number, split, text);
+            return;
+        }
         if let Some(class) = fallback_phrases::classify(message) {
             self.fallbacks = true;
             ev.add_fallback(
@@ -197,6 +217,12 @@ impl LineParser for LogParser {
         self.states.finish(ev);
         let mut found = self.fallbacks
             || ev.cpu_clocks.iter().any(|c| c.input == self.input)
+            || ev
+                .sched
+                .hints
+                .clock_lines
+                .iter()
+                .any(|c| c.input == self.input)
             || ev.gpu_states.iter().any(|g| g.input == self.input)
             || ev.power_modes.iter().any(|m| m.input == self.input);
         if let Some(f) = self.frameworks.take() {

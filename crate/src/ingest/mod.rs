@@ -8,7 +8,9 @@ pub mod bundle;
 #[cfg(test)]
 mod census_tests;
 pub mod cpu_limits;
+pub mod cpu_mhz;
 pub mod decode;
+pub mod delegate_partition;
 pub mod delimited;
 pub mod failure_phrases;
 pub mod fallback_phrases;

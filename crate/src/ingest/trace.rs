@@ -389,6 +389,16 @@ impl TraceParser {
         {
             return true;
         }
+        if super::cpu_mhz::note(
+            &mut ev.sched.hints,
+            self.input,
+            number,
+            trimmed,
+            self.processor,
+        ) {
+            self.set_format(ev, TraceFormat::SystemInfo);
+            return true;
+        }
         if let Some(ok) = self
             .lscpu
             .line(self.input, number, trimmed, &mut ev.sched.hints)

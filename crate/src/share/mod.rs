@@ -23,7 +23,7 @@ mod project;
 mod texts;
 
 pub use check::{Limits, LIMITS};
-pub use project::{Level, LADDER};
+pub use project::{without_data, Level, LADDER};
 
 use crate::report::{Report, SCHEMA_VERSION};
 use serde::{Deserialize, Serialize};

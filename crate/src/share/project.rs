@@ -98,7 +98,7 @@ const STEPS_PER_RANGE: f64 = 4096.0;
 pub fn project(report: &Value, raw: &[RawInput], level: &Level) -> (Value, Vec<Omission>) {
     let mut out = Vec::new();
     let mut r = report.clone();
-    drop_data(&mut r);
+    without_data(&mut r);
     if let Value::Object(map) = &mut r {
         if let Some(series) = map.get_mut("series") {
             match level.points {
@@ -168,7 +168,7 @@ pub fn project(report: &Value, raw: &[RawInput], level: &Level) -> (Value, Vec<O
 /// Leaves out what the report carries for programs beside its prose (finding and phrase
 /// parameters): the shared view reads only the prose, and a link stays as short as before they
 /// existed.
-pub(super) fn drop_data(report: &mut Value) {
+pub fn without_data(report: &mut Value) {
     let each = |v: Option<&mut Value>, f: &mut dyn FnMut(&mut Map<String, Value>)| {
         if let Some(Value::Array(items)) = v {
             items

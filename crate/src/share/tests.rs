@@ -13,7 +13,7 @@ fn demo_report() -> Value {
 /// `report` as a link gives it back: without the parameters kept for programs.
 fn as_shared(report: &Value) -> Value {
     let mut r = report.clone();
-    project::drop_data(&mut r);
+    project::without_data(&mut r);
     r
 }
 

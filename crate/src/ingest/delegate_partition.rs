@@ -1,0 +1,148 @@
+//! How a graph was split between an accelerator and the CPU, as the runtimes announce it once
+//! the delegate or execution provider has claimed its nodes:
+//!
+//! - TFLite / LiteRT (`Subgraph::ReplaceNodeSubsetsWithDelegateKernels`), since about 2.10:
+//!   `Replacing 41 out of 64 node(s) with delegate (TfLiteGpuDelegateV2) node, yielding 9
+//!   partitions for the whole graph.`; before: `Replacing 41 node(s) with delegate
+//!   (TfLiteGpuDelegateV2) node, yielding 9 partitions.` (no total).
+//! - Qualcomm's TFLite QNN delegate: `TfLiteQnnDelegate delegate: 357 nodes delegated out of 357
+//!   nodes with 1 partitions.`
+//! - ONNX Runtime's execution providers, from `GetCapability`: NNAPI, CoreML, WebNN
+//!   (`NnapiExecutionProvider::GetCapability, number of partitions supported by NNAPI: 14 number
+//!   of nodes in the graph: 612 number of nodes supported by NNAPI: 530`) and QNN (`Number of
+//!   partitions supported by QNN EP: 1, number of nodes in the graph: 1234, number of nodes
+//!   supported by QNN: 1234`).
+//!
+//! The nodes a delegate does not claim run on the CPU, and every partition boundary is a copy
+//! between the two memories. Node counts say how much of the graph is at stake, not how long
+//! it took.
+
+use crate::evidence::Partition;
+use regex::Regex;
+use std::sync::OnceLock;
+
+/// Literals one of which every line [`parse`] reads contains (the log scanner's cheap gate).
+pub const KEYWORDS: &[&str] = &["partitions"];
+
+struct Re {
+    tflite: Regex,
+    qnn_delegate: Regex,
+    ort: Regex,
+}
+
+fn re() -> &'static Re {
+    static R: OnceLock<Re> = OnceLock::new();
+    R.get_or_init(|| Re {
+        tflite: Regex::new(
+            r"Replacing (\d+) (?:out of (\d+) )?node\(s\) with delegate \(([^)]*)\) node, yielding (\d+) partitions",
+        )
+        .expect("tflite partition"),
+        qnn_delegate: Regex::new(
+            r"(\w+) delegate: (\d+) nodes delegated out of (\d+) nodes with (\d+) partitions",
+        )
+        .expect("qnn delegate partition"),
+        ort: Regex::new(
+            r"(?i)number of partitions supported by ([\w .-]+?)\s*:\s*(\d+),?\s+number of nodes in the graph\s*:\s*(\d+),?\s+number of nodes supported by [\w .-]+?\s*:\s*(\d+)",
+        )
+        .expect("onnxruntime partition"),
+    })
+}
+
+fn int(s: &str) -> Option<u32> {
+    s.parse().ok()
+}
+
+/// The split a line announces, if it announces one.
+pub fn parse(message: &str) -> Option<Partition> {
+    let r = re();
+    if let Some(c) = r.tflite.captures(message) {
+        return Some(Partition {
+            delegate: c[3].trim().to_string(),
+            delegated: int(&c[1])?,
+            total: c.get(2).and_then(|m| int(m.as_str())),
+            partitions: int(&c[4])?,
+        });
+    }
+    if let Some(c) = r.qnn_delegate.captures(message) {
+        return Some(Partition {
+            delegate: c[1].to_string(),
+            delegated: int(&c[2])?,
+            total: Some(int(&c[3])?),
+            partitions: int(&c[4])?,
+        });
+    }
+    let c = r.ort.captures(message)?;
+    // "QNN EP" names the provider as QNN does in the node count; keep the short name.
+    let name = c[1].trim();
+    let name = name.strip_suffix(" EP").unwrap_or(name);
+    Some(Partition {
+        delegate: name.to_string(),
+        delegated: int(&c[4])?,
+        total: Some(int(&c[3])?),
+        partitions: int(&c[2])?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(delegate: &str, delegated: u32, total: Option<u32>, partitions: u32) -> Partition {
+        Partition {
+            delegate: delegate.into(),
+            delegated,
+            total,
+            partitions,
+        }
+    }
+
+    #[test]
+    fn each_producers_wording_is_read() {
+        let cases = [
+            (
+                "Replacing 41 out of 64 node(s) with delegate (TfLiteGpuDelegateV2) node, yielding 9 partitions for the whole graph.",
+                p("TfLiteGpuDelegateV2", 41, Some(64), 9),
+            ),
+            (
+                "Replacing 12 node(s) with delegate (TfLiteNnapiDelegate) node, yielding 3 partitions.",
+                p("TfLiteNnapiDelegate", 12, None, 3),
+            ),
+            (
+                "TfLiteQnnDelegate delegate: 357 nodes delegated out of 357 nodes with 1 partitions.",
+                p("TfLiteQnnDelegate", 357, Some(357), 1),
+            ),
+            (
+                "[I:onnxruntime:, nnapi_execution_provider.cc:191 GetCapability] NnapiExecutionProvider::GetCapability, number of partitions supported by NNAPI: 14 number of nodes in the graph: 612 number of nodes supported by NNAPI: 530",
+                p("NNAPI", 530, Some(612), 14),
+            ),
+            (
+                "CoreMLExecutionProvider::GetCapability, number of partitions supported by CoreML: 121   number of nodes in the graph: 643   number of nodes supported by CoreML: 169",
+                p("CoreML", 169, Some(643), 121),
+            ),
+            (
+                "2024-06-01 10:00:00.1 [I:onnxruntime:, qnn_execution_provider.cc:612 GetCapability] Number of partitions supported by QNN EP: 1, number of nodes in the graph: 1234, number of nodes supported by QNN: 1234",
+                p("QNN", 1234, Some(1234), 1),
+            ),
+        ];
+        for (line, want) in cases {
+            assert_eq!(parse(line), Some(want), "{line}");
+            assert!(
+                KEYWORDS.iter().any(|k| line.contains(k)),
+                "the gate passes {line}"
+            );
+        }
+    }
+
+    #[test]
+    fn other_lines_and_cpu_delegates() {
+        assert_eq!(
+            parse("Created TensorFlow Lite XNNPACK delegate for CPU."),
+            None
+        );
+        assert_eq!(parse("yielding 3 partitions"), None);
+        let x = parse("Replacing 29 out of 31 node(s) with delegate (TfLiteXNNPackDelegate) node, yielding 4 partitions for the whole graph.").expect("read");
+        assert!(x.on_cpu());
+        assert_eq!(x.cpu_nodes(), Some(2));
+        assert!(!p("TfLiteGpuDelegateV2", 1, None, 1).on_cpu());
+    }
+}
