@@ -621,8 +621,8 @@ pub struct Partition {
     /// Nodes in the graph; the TFLite builds before the `out of` wording do not say.
     pub total: Option<u32>,
     /// Partitions the graph was cut into (TFLite counts the delegate's and the CPU's runs of
-    /// nodes; ONNX Runtime only the delegate's).
-    pub partitions: u32,
+    /// nodes; ONNX Runtime only the delegate's); the Hexagon delegate's older line omits it.
+    pub partitions: Option<u32>,
 }
 
 impl Partition {
@@ -630,7 +630,8 @@ impl Partition {
     /// built-in CPU kernels, with no hand-over between memories.
     pub fn on_cpu(&self) -> bool {
         let d = self.delegate.to_ascii_lowercase();
-        d.contains("xnnpack") || d == "cpu" || d.starts_with("cpuexecution")
+        // Flex runs TensorFlow's own kernels for the ops TFLite lacks, on the CPU as well.
+        d.contains("xnnpack") || d.contains("flex") || d == "cpu" || d.starts_with("cpuexecution")
     }
 
     /// Nodes left to the CPU, when the total is known.

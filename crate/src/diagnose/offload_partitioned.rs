@@ -45,6 +45,9 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
 fn finding(p: &PartitionLine) -> Option<Finding> {
     let s = &p.split;
     let delegate = ("delegate", s.delegate.clone());
+    // An unknown partition count (the Hexagon delegate's older line) counts as one: only the
+    // node share then decides.
+    let parts = s.partitions.unwrap_or(1);
     let (severity, variant, params) = match (s.total, s.cpu_nodes()) {
         (Some(total), _) if s.delegated == 0 => (
             Severity::Critical,
@@ -52,34 +55,40 @@ fn finding(p: &PartitionLine) -> Option<Finding> {
             vec![delegate, ("total", total.to_string())],
         ),
         (Some(total), Some(cpu)) => {
-            if cpu == 0 && s.partitions <= 1 {
+            if cpu == 0 && parts <= 1 {
                 return None;
             }
             let share = f64::from(cpu) / f64::from(total.max(1));
-            let severity = if share >= CRITICAL_CPU_SHARE || s.partitions >= CRITICAL_PARTITIONS {
+            let severity = if share >= CRITICAL_CPU_SHARE || parts >= CRITICAL_PARTITIONS {
                 Severity::Critical
-            } else if share < MINOR_CPU_SHARE && s.partitions <= MINOR_PARTITIONS {
+            } else if share < MINOR_CPU_SHARE && parts <= MINOR_PARTITIONS {
                 Severity::Info
             } else {
                 Severity::Warning
             };
-            let params = vec![
+            let mut params = vec![
                 delegate,
                 ("delegated", s.delegated.to_string()),
                 ("total", total.to_string()),
-                ("partitions", s.partitions.to_string()),
                 ("cpu_nodes", cpu.to_string()),
                 ("cpu_share", format!("{:.0}%", share * 100.0)),
             ];
-            (severity, None, params)
+            let variant = match s.partitions {
+                Some(n) => {
+                    params.push(("partitions", n.to_string()));
+                    None
+                }
+                None => Some("count-only"),
+            };
+            (severity, variant, params)
         }
         // TFLite before its `out of` wording: more than one partition means nodes between them
         // stayed on the CPU, but not how many.
         _ => {
-            if s.partitions <= 1 {
+            if parts <= 1 {
                 return None;
             }
-            let severity = if s.partitions >= CRITICAL_PARTITIONS {
+            let severity = if parts >= CRITICAL_PARTITIONS {
                 Severity::Critical
             } else {
                 Severity::Warning
@@ -87,7 +96,7 @@ fn finding(p: &PartitionLine) -> Option<Finding> {
             let params = vec![
                 delegate,
                 ("delegated", s.delegated.to_string()),
-                ("partitions", s.partitions.to_string()),
+                ("partitions", parts.to_string()),
             ];
             (severity, Some("no-total"), params)
         }
@@ -114,7 +123,7 @@ mod tests {
     use super::*;
     use crate::evidence::Partition;
 
-    fn ev(lines: &[(&str, u32, Option<u32>, u32)]) -> Evidence {
+    fn ev(lines: &[(&str, u32, Option<u32>, Option<u32>)]) -> Evidence {
         let mut ev = Evidence::default();
         for (n, (d, delegated, total, partitions)) in lines.iter().enumerate() {
             ev.add_partition(
@@ -132,7 +141,7 @@ mod tests {
         ev
     }
 
-    fn run(lines: &[(&str, u32, Option<u32>, u32)]) -> Vec<Finding> {
+    fn run(lines: &[(&str, u32, Option<u32>, Option<u32>)]) -> Vec<Finding> {
         let ev = ev(lines);
         rule(&ev, &Views::of(&ev))
     }
@@ -146,20 +155,20 @@ mod tests {
 
     #[test]
     fn a_fragmented_graph_is_critical_and_a_whole_one_says_nothing() {
-        let f = run(&[("CoreML", 169, Some(643), 121)]);
+        let f = run(&[("CoreML", 169, Some(643), Some(121))]);
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].severity, Severity::Critical);
         assert_eq!(param(&f[0], "cpu_nodes"), Some("474"));
         assert_eq!(param(&f[0], "cpu_share"), Some("74%"));
-        assert!(run(&[("TfLiteQnnDelegate", 357, Some(357), 1)]).is_empty());
+        assert!(run(&[("TfLiteQnnDelegate", 357, Some(357), Some(1))]).is_empty());
     }
 
     #[test]
     fn the_last_announcement_per_delegate_stands_and_cpu_delegates_are_left_out() {
         let f = run(&[
-            ("NNAPI", 100, Some(612), 30),
-            ("TfLiteXNNPackDelegate", 10, Some(40), 4),
-            ("NNAPI", 600, Some(612), 2),
+            ("NNAPI", 100, Some(612), Some(30)),
+            ("TfLiteXNNPackDelegate", 10, Some(40), Some(4)),
+            ("NNAPI", 600, Some(612), Some(2)),
         ]);
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].severity, Severity::Info, "12 of 612 in 2 partitions");
@@ -168,11 +177,16 @@ mod tests {
 
     #[test]
     fn without_a_total_the_partitions_speak_and_none_delegated_is_its_own_wording() {
-        let f = run(&[("TfLiteGpuDelegateV2", 12, None, 3)]);
+        let f = run(&[("TfLiteGpuDelegateV2", 12, None, Some(3))]);
         assert_eq!(f[0].variant, Some("no-total"));
         assert_eq!(f[0].severity, Severity::Warning);
-        let f = run(&[("NNAPI", 0, Some(87), 0)]);
+        let f = run(&[("NNAPI", 0, Some(87), Some(0))]);
         assert_eq!(f[0].variant, Some("none"));
         assert_eq!(f[0].severity, Severity::Critical);
+        let f = run(&[("Hexagon", 30, Some(64), None)]);
+        assert_eq!(
+            (f[0].variant, f[0].severity),
+            (Some("count-only"), Severity::Critical)
+        );
     }
 }

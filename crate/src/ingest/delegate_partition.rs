@@ -5,8 +5,10 @@
 //!   `Replacing 41 out of 64 node(s) with delegate (TfLiteGpuDelegateV2) node, yielding 9
 //!   partitions for the whole graph.`; before: `Replacing 41 node(s) with delegate
 //!   (TfLiteGpuDelegateV2) node, yielding 9 partitions.` (no total).
-//! - Qualcomm's TFLite QNN delegate: `TfLiteQnnDelegate delegate: 357 nodes delegated out of 357
-//!   nodes with 1 partitions.`
+//! - TFLite's simple-delegate helper, which the Hexagon, QNN, Ethos-U, Neutron and Flex delegates
+//!   print through: `<name> delegate: 357 nodes delegated out of 357 nodes with 1 partitions.`
+//!   (`QNN delegate:`, `TfLiteQnnDelegate delegate:`, `EthosuDelegate:`); the Hexagon delegate's
+//!   older wording stops after `out of Y nodes.`
 //! - ONNX Runtime's execution providers, from `GetCapability`: NNAPI, CoreML, WebNN
 //!   (`NnapiExecutionProvider::GetCapability, number of partitions supported by NNAPI: 14 number
 //!   of nodes in the graph: 612 number of nodes supported by NNAPI: 530`) and QNN (`Number of
@@ -22,7 +24,7 @@ use regex::Regex;
 use std::sync::OnceLock;
 
 /// Literals one of which every line [`parse`] reads contains (the log scanner's cheap gate).
-pub const KEYWORDS: &[&str] = &["partitions"];
+pub const KEYWORDS: &[&str] = &["partitions", "delegated out of"];
 
 struct Re {
     tflite: Regex,
@@ -38,7 +40,7 @@ fn re() -> &'static Re {
         )
         .expect("tflite partition"),
         qnn_delegate: Regex::new(
-            r"(\w+) delegate: (\d+) nodes delegated out of (\d+) nodes with (\d+) partitions",
+            r"(\S+?)\s?[Dd]elegate: (\d+) nodes delegated out of (\d+) nodes(?: with (\d+) partitions)?",
         )
         .expect("qnn delegate partition"),
         ort: Regex::new(
@@ -60,7 +62,7 @@ pub fn parse(message: &str) -> Option<Partition> {
             delegate: c[3].trim().to_string(),
             delegated: int(&c[1])?,
             total: c.get(2).and_then(|m| int(m.as_str())),
-            partitions: int(&c[4])?,
+            partitions: Some(int(&c[4])?),
         });
     }
     if let Some(c) = r.qnn_delegate.captures(message) {
@@ -68,7 +70,7 @@ pub fn parse(message: &str) -> Option<Partition> {
             delegate: c[1].to_string(),
             delegated: int(&c[2])?,
             total: Some(int(&c[3])?),
-            partitions: int(&c[4])?,
+            partitions: c.get(4).and_then(|m| int(m.as_str())),
         });
     }
     let c = r.ort.captures(message)?;
@@ -79,7 +81,7 @@ pub fn parse(message: &str) -> Option<Partition> {
         delegate: name.to_string(),
         delegated: int(&c[4])?,
         total: Some(int(&c[3])?),
-        partitions: int(&c[2])?,
+        partitions: Some(int(&c[2])?),
     })
 }
 
@@ -87,7 +89,7 @@ pub fn parse(message: &str) -> Option<Partition> {
 mod tests {
     use super::*;
 
-    fn p(delegate: &str, delegated: u32, total: Option<u32>, partitions: u32) -> Partition {
+    fn p(delegate: &str, delegated: u32, total: Option<u32>, partitions: Option<u32>) -> Partition {
         Partition {
             delegate: delegate.into(),
             delegated,
@@ -101,27 +103,39 @@ mod tests {
         let cases = [
             (
                 "Replacing 41 out of 64 node(s) with delegate (TfLiteGpuDelegateV2) node, yielding 9 partitions for the whole graph.",
-                p("TfLiteGpuDelegateV2", 41, Some(64), 9),
+                p("TfLiteGpuDelegateV2", 41, Some(64), Some(9)),
             ),
             (
                 "Replacing 12 node(s) with delegate (TfLiteNnapiDelegate) node, yielding 3 partitions.",
-                p("TfLiteNnapiDelegate", 12, None, 3),
+                p("TfLiteNnapiDelegate", 12, None, Some(3)),
             ),
             (
                 "TfLiteQnnDelegate delegate: 357 nodes delegated out of 357 nodes with 1 partitions.",
-                p("TfLiteQnnDelegate", 357, Some(357), 1),
+                p("TfLiteQnnDelegate", 357, Some(357), Some(1)),
+            ),
+            (
+                "INFO: [Qnn Delegate] QNN delegate: 47 nodes delegated out of 52 nodes with 3 partitions.",
+                p("QNN", 47, Some(52), Some(3)),
+            ),
+            (
+                "INFO: EthosuDelegate: 1 nodes delegated out of 1 nodes with 1 partitions.",
+                p("Ethosu", 1, Some(1), Some(1)),
+            ),
+            (
+                "Hexagon delegate: 30 nodes delegated out of 64 nodes.",
+                p("Hexagon", 30, Some(64), None),
             ),
             (
                 "[I:onnxruntime:, nnapi_execution_provider.cc:191 GetCapability] NnapiExecutionProvider::GetCapability, number of partitions supported by NNAPI: 14 number of nodes in the graph: 612 number of nodes supported by NNAPI: 530",
-                p("NNAPI", 530, Some(612), 14),
+                p("NNAPI", 530, Some(612), Some(14)),
             ),
             (
                 "CoreMLExecutionProvider::GetCapability, number of partitions supported by CoreML: 121   number of nodes in the graph: 643   number of nodes supported by CoreML: 169",
-                p("CoreML", 169, Some(643), 121),
+                p("CoreML", 169, Some(643), Some(121)),
             ),
             (
                 "2024-06-01 10:00:00.1 [I:onnxruntime:, qnn_execution_provider.cc:612 GetCapability] Number of partitions supported by QNN EP: 1, number of nodes in the graph: 1234, number of nodes supported by QNN: 1234",
-                p("QNN", 1234, Some(1234), 1),
+                p("QNN", 1234, Some(1234), Some(1)),
             ),
         ];
         for (line, want) in cases {
@@ -142,7 +156,10 @@ mod tests {
         assert_eq!(parse("yielding 3 partitions"), None);
         let x = parse("Replacing 29 out of 31 node(s) with delegate (TfLiteXNNPackDelegate) node, yielding 4 partitions for the whole graph.").expect("read");
         assert!(x.on_cpu());
+        let flex = parse("INFO: TfLiteFlexDelegate delegate: 5 nodes delegated out of 105 nodes")
+            .expect("read");
+        assert!(flex.on_cpu(), "select TF ops run on the CPU");
         assert_eq!(x.cpu_nodes(), Some(2));
-        assert!(!p("TfLiteGpuDelegateV2", 1, None, 1).on_cpu());
+        assert!(!p("TfLiteGpuDelegateV2", 1, None, Some(1)).on_cpu());
     }
 }
