@@ -875,6 +875,16 @@ fn next_steps(ev: &Evidence, causes: &[Cause]) -> Vec<Phrase> {
     if ev.runs.is_empty() {
         out.push(Phrase::new("verdict.add.log", Vec::new()));
     }
+    // A run at its memory's ceiling with nothing else wrong is answered: where the threads ran
+    // or how the clock moved cannot make it faster.
+    let answered = has(Layer::Ceiling)
+        && !causes.iter().any(|c| {
+            matches!(c.layer, Layer::Build | Layer::Threads | Layer::Power)
+                && c.severity != Severity::Info
+        });
+    if answered {
+        return out;
+    }
     let threads_sized = causes
         .iter()
         .any(|c| c.layer == Layer::Threads && c.factor.is_some());
