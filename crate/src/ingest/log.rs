@@ -30,6 +30,8 @@ pub struct LogParser {
     /// lines of the file, and whether any fallback line was found.
     timing_like: SkippedLines,
     first_lines: SkippedLines,
+    /// Set when the runs read name one framework the sniffer did not see.
+    recognized: bool,
     fallbacks: bool,
     /// cgroup quotas, `nproc`, `--cpus` and affinity pasted beside the log.
     limits: CpuLimits,
@@ -48,6 +50,7 @@ impl LogParser {
             sniffed,
             timing_like: SkippedLines::default(),
             first_lines: SkippedLines::default(),
+            recognized: false,
             fallbacks: false,
             limits: CpuLimits::default(),
             lscpu: Lscpu::default(),
@@ -228,6 +231,25 @@ impl LineParser for LogParser {
         if let Some(f) = self.frameworks.take() {
             let collected = f.finish();
             found |= !collected.runs.is_empty();
+            // The sniffer reads the first lines only; a paste that opens with prose is still one
+            // framework's log when every run read from it is that framework's.
+            let unknown = ev.inputs[self.input]
+                .problems
+                .iter()
+                .any(|p| p.code == ProblemCode::UnknownLog);
+            if self.sniffed.is_none() && unknown {
+                let mut fws = collected
+                    .runs
+                    .iter()
+                    .filter_map(|r| r.framework)
+                    .filter(|f| *f != Framework::Unknown);
+                if let Some(first) = fws.next() {
+                    if fws.all(|f| f == first) {
+                        ev.inputs[self.input].framework = Some(first);
+                        self.recognized = true;
+                    }
+                }
+            }
             // A typed table no reader turned into a run: show its header, never silence.
             let mut tables = SkippedLines::default();
             for (from, to, header) in &collected.tables_not_mapped {
@@ -257,7 +279,9 @@ impl LineParser for LogParser {
         let problems = &mut ev.inputs[self.input].problems;
         if self.sniffed.is_none() && problems.iter().any(|p| p.code == ProblemCode::UnknownLog) {
             problems.retain(|p| p.code != ProblemCode::UnknownLog);
-            ev.problem_lines(self.input, ProblemCode::UnknownLog, &self.first_lines);
+            if !self.recognized {
+                ev.problem_lines(self.input, ProblemCode::UnknownLog, &self.first_lines);
+            }
         }
         if !found {
             if self.timing_like.is_empty() {
