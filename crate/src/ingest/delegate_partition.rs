@@ -30,6 +30,7 @@ struct Re {
     tflite: Regex,
     qnn_delegate: Regex,
     ort: Regex,
+    opens: Regex,
 }
 
 fn re() -> &'static Re {
@@ -44,15 +45,25 @@ fn re() -> &'static Re {
         )
         .expect("qnn delegate partition"),
         ort: Regex::new(
-            r"(?i)number of partitions supported by ([\w .-]+?)\s*:\s*(\d+),?\s+number of nodes in the graph\s*:\s*(\d+),?\s+number of nodes supported by [\w .-]+?\s*:\s*(\d+)",
+            r"(?i)number of partitions supported by ([\w .-]+?)\s*:\s*(\d+)[\s,;|*-]+number of nodes in the graph\s*:\s*(\d+)[\s,;|*-]+number of nodes supported by [\w .-]+?\s*:\s*(\d+)",
         )
         .expect("onnxruntime partition"),
+        opens: Regex::new(r"(?i)number of partitions supported by").expect("summary opening"),
     })
 }
 
 fn int(s: &str) -> Option<u32> {
     s.parse().ok()
 }
+
+/// A line that opens ONNX Runtime's summary without finishing it: a terminal, an issue or a user
+/// who reformatted it put its three counts on up to three lines, so the next lines complete it.
+pub fn opens(message: &str) -> bool {
+    message.len() < 1024 && re().opens.is_match(message)
+}
+
+/// Lines a split summary may be spread over.
+pub const MAX_SPREAD_LINES: usize = 3;
 
 /// The split a line announces, if it announces one.
 pub fn parse(message: &str) -> Option<Partition> {
@@ -145,6 +156,22 @@ mod tests {
                 "the gate passes {line}"
             );
         }
+    }
+
+    #[test]
+    fn a_summary_spread_over_lines_is_read_once_joined() {
+        let parts = [
+            "CoreMLExecutionProvider::GetCapability,",
+            "  number of partitions supported by CoreML: 4",
+            "  number of nodes in the graph: 144",
+            "  number of nodes supported by CoreML: 121",
+        ];
+        assert!(!opens(parts[0]));
+        assert!(opens(parts[1]) && parse(parts[1]).is_none());
+        let joined = parts[1..].join(" ");
+        assert_eq!(parse(&joined), Some(p("CoreML", 121, Some(144), Some(4))));
+        let bullets = "- Number of partitions supported by NNAPI: 103 - Number of nodes in the graph: 3616 - Number of nodes supported by NNAPI: 903";
+        assert_eq!(parse(bullets), Some(p("NNAPI", 903, Some(3616), Some(103))));
     }
 
     #[test]

@@ -32,6 +32,8 @@ pub struct LogParser {
     first_lines: SkippedLines,
     /// Set when the runs read name one framework the sniffer did not see.
     recognized: bool,
+    /// A split summary begun and not finished: its line, the text so far, and its lines.
+    partition_open: Option<(u64, String, usize)>,
     fallbacks: bool,
     /// cgroup quotas, `nproc`, `--cpus` and affinity pasted beside the log.
     limits: CpuLimits,
@@ -51,6 +53,7 @@ impl LogParser {
             timing_like: SkippedLines::default(),
             first_lines: SkippedLines::default(),
             recognized: false,
+            partition_open: None,
             fallbacks: false,
             limits: CpuLimits::default(),
             lscpu: Lscpu::default(),
@@ -174,6 +177,18 @@ impl LineParser for LogParser {
                     || message.starts_with(|c: char| c.is_ascii_digit())
                     || message.starts_with("CPU "));
         }
+        // The rest of a split summary spread over lines: these carry no keyword of their own.
+        if let Some((first, joined, n)) = self.partition_open.take() {
+            let joined = format!("{joined} {}", message.trim());
+            if let Some(split) = delegate_partition::parse(&joined) {
+                self.fallbacks = true;
+                ev.add_partition(self.input, first, split, &joined);
+                return;
+            }
+            if n + 1 < delegate_partition::MAX_SPREAD_LINES {
+                self.partition_open = Some((first, joined, n + 1));
+            }
+        }
         let hits = if self.gated { scan(message) } else { EVERYONE };
         if super::frameworks::generic_timings::looks_like_timing(message) {
             self.timing_like.add(line.number, text);
@@ -200,6 +215,9 @@ impl LineParser for LogParser {
             self.fallbacks = true;
             ev.add_partition(self.input, line.number, split, text);
             return;
+        }
+        if delegate_partition::opens(message) {
+            self.partition_open = Some((line.number, message.trim().to_string(), 1));
         }
         if let Some(class) = fallback_phrases::classify(message) {
             self.fallbacks = true;
