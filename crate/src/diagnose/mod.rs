@@ -71,7 +71,28 @@ pub struct EvidenceRef {
     pub quote: Option<Quote>,
 }
 
+impl EvidenceRef {
+    /// One line of an input, quoted as the input has it: what a status line or an announcement
+    /// gives.
+    pub fn at_line(input: InputId, line: u64, text: &str) -> Self {
+        EvidenceRef {
+            input,
+            lines: Some((line, line)),
+            time_s: None,
+            quote: Some(Quote::Input(text.to_string())),
+        }
+    }
+}
+
 impl Finding {
+    /// A parameter's rendered value, by name.
+    pub fn param(&self, name: &str) -> Option<&str> {
+        self.params
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
     /// The wording this finding takes, when not the rule's first (`likely`, `cpu-lacks`, ...).
     pub fn variant(&self) -> Option<&'static str> {
         self.variant

@@ -346,13 +346,6 @@ mod tests {
         })
     }
 
-    fn param<'a>(f: &'a Finding, k: &str) -> Option<&'a str> {
-        f.params
-            .iter()
-            .find(|(n, _)| *n == k)
-            .map(|(_, v)| v.as_str())
-    }
-
     #[test]
     fn a_found_gpu_with_no_model_buffer_is_unused() {
         let ev = run(
@@ -400,8 +393,8 @@ mod tests {
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].id, "offload.partial");
         assert_eq!(f[0].severity, Severity::Warning);
-        assert_eq!(param(&f[0], "cpu_share"), Some("39%"));
-        assert_eq!(param(&f[0], "bw_ratio"), Some("5"));
+        assert_eq!(f[0].param("cpu_share"), Some("39%"));
+        assert_eq!(f[0].param("bw_ratio"), Some("5"));
         assert_eq!(f[0].evidence[0].lines, Some((7, 7)));
         let igpu = with(
             &["AMD Radeon Graphics (RADV RENOIR)"],
@@ -409,7 +402,7 @@ mod tests {
             layers(20, 33),
         );
         let f = crate::diagnose::apply(rule, &igpu);
-        assert_eq!(param(&f[0], "bw_ratio"), None, "shared memory: unsized");
+        assert_eq!(f[0].param("bw_ratio"), None, "shared memory: unsized");
     }
 
     #[test]
@@ -480,6 +473,6 @@ mod tests {
         );
         let f = crate::diagnose::apply(rule, &split);
         assert_eq!(f[0].variant(), Some("buffers"));
-        assert_eq!(param(&f[0], "cpu_share"), Some("60%"));
+        assert_eq!(f[0].param("cpu_share"), Some("60%"));
     }
 }

@@ -5,7 +5,7 @@
 //! may have been taken between runs, so it only says what would decide (read it while
 //! generating).
 
-use super::{EvidenceRef, Finding, Quote, Severity};
+use super::{EvidenceRef, Finding, Severity};
 use crate::evidence::{Evidence, InputKind};
 use crate::views::Views;
 
@@ -73,12 +73,7 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
                 ),
             ],
             count: None,
-            evidence: vec![EvidenceRef {
-                input: g.input,
-                lines: Some((g.line, g.line)),
-                time_s: None,
-                quote: Some(Quote::Input(g.text.clone())),
-            }],
+            evidence: vec![EvidenceRef::at_line(g.input, g.line, &g.text)],
             lines: Vec::new(),
             lines_truncated: false,
         });

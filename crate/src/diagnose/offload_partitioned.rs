@@ -11,7 +11,7 @@
 //!
 //! Not sized: node counts are not time. An op profile sizes it.
 
-use super::{EvidenceRef, Finding, Quote, Severity};
+use super::{EvidenceRef, Finding, Severity};
 use crate::evidence::{Evidence, PartitionLine};
 use crate::views::Views;
 
@@ -107,12 +107,7 @@ fn finding(p: &PartitionLine) -> Option<Finding> {
         variant,
         params,
         count: None,
-        evidence: vec![EvidenceRef {
-            input: p.input,
-            lines: Some((p.line, p.line)),
-            time_s: None,
-            quote: Some(Quote::Input(p.text.clone())),
-        }],
+        evidence: vec![EvidenceRef::at_line(p.input, p.line, &p.text)],
         lines: Vec::new(),
         lines_truncated: false,
     })
@@ -146,20 +141,13 @@ mod tests {
         rule(&ev, &Views::of(&ev))
     }
 
-    fn param<'a>(f: &'a Finding, k: &str) -> Option<&'a str> {
-        f.params
-            .iter()
-            .find(|(n, _)| *n == k)
-            .map(|(_, v)| v.as_str())
-    }
-
     #[test]
     fn a_fragmented_graph_is_critical_and_a_whole_one_says_nothing() {
         let f = run(&[("CoreML", 169, Some(643), Some(121))]);
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].severity, Severity::Critical);
-        assert_eq!(param(&f[0], "cpu_nodes"), Some("474"));
-        assert_eq!(param(&f[0], "cpu_share"), Some("74%"));
+        assert_eq!(f[0].param("cpu_nodes"), Some("474"));
+        assert_eq!(f[0].param("cpu_share"), Some("74%"));
         assert!(run(&[("TfLiteQnnDelegate", 357, Some(357), Some(1))]).is_empty());
     }
 

@@ -17,7 +17,7 @@
 //! against the hardware maximum bounds what the cap costs.
 
 use super::telemetry::num;
-use super::{EvidenceRef, Finding, Quote, Severity};
+use super::{EvidenceRef, Finding, Severity};
 use crate::evidence::sched::{ClockValue, TopologyHints};
 use crate::evidence::{CpuClockReading, Evidence, InputId};
 use crate::views::Views;
@@ -177,12 +177,7 @@ fn judge(input: InputId, all: &[CpuClockReading], generating: bool, kind: Max) -
         severity,
         params,
         count: Some(low.len() as u64),
-        evidence: vec![EvidenceRef {
-            input,
-            lines: Some((first.line, first.line)),
-            time_s: None,
-            quote: Some(Quote::Input(first.text.clone())),
-        }],
+        evidence: vec![EvidenceRef::at_line(input, first.line, &first.text)],
         lines: Vec::new(),
         lines_truncated: false,
     })

@@ -6,7 +6,7 @@
 //! clock reading against its maximum (`nvidia-smi -q -d CLOCK,PERFORMANCE`) would size it.
 
 use super::telemetry::num;
-use super::{EvidenceRef, Finding, Quote, Severity};
+use super::{EvidenceRef, Finding, Severity};
 use crate::evidence::Evidence;
 use crate::views::Views;
 
@@ -64,12 +64,7 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
                 ),
             ],
             count: None,
-            evidence: vec![EvidenceRef {
-                input: g.input,
-                lines: Some((g.line, g.line)),
-                time_s: None,
-                quote: Some(Quote::Input(g.text.clone())),
-            }],
+            evidence: vec![EvidenceRef::at_line(g.input, g.line, &g.text)],
             lines: Vec::new(),
             lines_truncated: false,
         });

@@ -8,7 +8,7 @@
 //!
 //! Not sized: the modes' limits are not in the inputs; one run in the performance mode sizes it.
 
-use super::{EvidenceRef, Finding, Quote, Severity};
+use super::{EvidenceRef, Finding, Severity};
 use crate::evidence::{Evidence, ModeFamily, ModeLevel};
 use crate::views::Views;
 
@@ -40,12 +40,7 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
             severity,
             params: vec![("mode", m.name.clone())],
             count: None,
-            evidence: vec![EvidenceRef {
-                input: m.input,
-                lines: Some((m.line, m.line)),
-                time_s: None,
-                quote: Some(Quote::Input(m.text.clone())),
-            }],
+            evidence: vec![EvidenceRef::at_line(m.input, m.line, &m.text)],
             lines: Vec::new(),
             lines_truncated: false,
         });

@@ -181,7 +181,7 @@ fn num(f: &Finding, name: &str) -> Option<f64> {
         VERDICT_PARAMS.contains(&name),
         "{name} is not in VERDICT_PARAMS"
     );
-    let v = f.params.iter().find(|(k, _)| *k == name)?.1.trim();
+    let v = f.param(name)?.trim();
     v.trim_end_matches('%')
         .parse::<f64>()
         .ok()
@@ -193,10 +193,7 @@ fn param(f: &Finding, name: &str) -> String {
         VERDICT_PARAMS.contains(&name),
         "{name} is not in VERDICT_PARAMS"
     );
-    f.params
-        .iter()
-        .find(|(k, _)| *k == name)
-        .map_or_else(String::new, |(_, v)| v.clone())
+    f.param(name).unwrap_or_default().to_string()
 }
 
 /// Factors are said with two significant figures: they are estimates.

@@ -88,12 +88,7 @@ fn power_mode(ev: &Evidence) -> Option<Finding> {
             ),
         ],
         count: None,
-        evidence: vec![EvidenceRef {
-            input: m.input,
-            lines: Some((m.line, m.line)),
-            time_s: None,
-            quote: Some(Quote::Input(m.text.clone())),
-        }],
+        evidence: vec![EvidenceRef::at_line(m.input, m.line, &m.text)],
         lines: Vec::new(),
         lines_truncated: false,
     })
