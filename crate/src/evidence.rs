@@ -6,6 +6,7 @@
 pub mod counters;
 mod kinds;
 pub mod memory;
+pub mod op_profile;
 pub mod sched;
 
 pub use kinds::{FailureClass, FallbackClass, Framework, InputKind, Rejection, TextEncoding};
@@ -664,6 +665,8 @@ pub struct Evidence {
     pub failures: Vec<FailureLine>,
     /// Graph splits between a delegate and the CPU, the first [`MAX_PARTITION_LINES`] per input.
     pub partitions: Vec<PartitionLine>,
+    /// Operator profiles, the first [`op_profile::MAX_PROFILES`] per input.
+    pub op_profiles: Vec<op_profile::OpProfile>,
     /// Where threads ran, and the CPU topology hints (traces, /proc/cpuinfo).
     pub sched: sched::SchedEvidence,
     fallback_index: HashMap<(FallbackClass, String), usize>,
@@ -938,6 +941,13 @@ impl Evidence {
                 split,
                 text: clip(text),
             });
+        }
+    }
+
+    pub fn add_op_profile(&mut self, profile: op_profile::OpProfile) {
+        let input = profile.input;
+        if self.op_profiles.iter().filter(|p| p.input == input).count() < op_profile::MAX_PROFILES {
+            self.op_profiles.push(profile);
         }
     }
 

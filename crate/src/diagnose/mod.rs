@@ -16,6 +16,7 @@ mod load;
 mod measure;
 mod memory;
 mod offload;
+mod offload_cpu_time;
 mod offload_gpu_idle;
 mod offload_partitioned;
 mod power_cpu_clock;
@@ -184,6 +185,7 @@ const RULES: &[Rule] = &[
     rule(memory::IDS, memory::rule),
     rule(offload::IDS, offload::rule),
     rule(offload_partitioned::IDS, offload_partitioned::rule),
+    rule(offload_cpu_time::IDS, offload_cpu_time::rule),
     Rule {
         data: &["hw_flag"],
         ..rule(cpu::IDS, cpu::rule)

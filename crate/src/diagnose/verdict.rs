@@ -262,6 +262,10 @@ mod calibration {
     pub const COMPUTE_BOUND_BELOW: f64 = 2.5;
     /// Threads on every core of a big.LITTLE phone, little cores included.
     pub const ALL_CORES_PHONE: f64 = 1.4;
+    /// How much faster an accelerator runs the ops a profile shows on the CPU, once they are
+    /// moved to it: TensorFlow Lite's delegate guide gives "up to 5×" lower latency for GPUs
+    /// (tensorflow.org/lite/performance/delegates). The best case bounds the estimate.
+    pub const ACCELERATOR_SPEEDUP: f64 = 5.0;
 }
 
 /// The estimate one finding gives, with its basis.
@@ -324,6 +328,22 @@ fn estimate(f: &Finding) -> Option<Estimate> {
                 vec![
                     ("share", param(f, "cpu_share")),
                     ("ratio", param(f, "bw_ratio")),
+                ],
+            )
+        }
+        // Amdahl over the profile: the CPU's share of the time, moved to the accelerator at its
+        // best-case speed.
+        "offload.cpu-time" => {
+            let s = num(f, "cpu_share")? / 100.0;
+            (
+                1.0 / ((1.0 - s) + s / calibration::ACCELERATOR_SPEEDUP),
+                "verdict.basis.cpu-time",
+                vec![
+                    ("share", param(f, "cpu_share")),
+                    (
+                        "speedup",
+                        format!("{:.0}", calibration::ACCELERATOR_SPEEDUP),
+                    ),
                 ],
             )
         }
@@ -869,8 +889,13 @@ fn next_steps(ev: &Evidence, causes: &[Cause]) -> Vec<Phrase> {
     if failed {
         return out;
     }
-    if ev.runs.is_empty() {
+    // An op profile is the run's measurement already: its log would add no speed to it.
+    if ev.runs.is_empty() && ev.op_profiles.is_empty() {
         out.push(Phrase::new("verdict.add.log", Vec::new()));
+    }
+    // A delegate's split is sized by the time each side took, which only an op profile says.
+    if !ev.partitions.is_empty() && ev.op_profiles.is_empty() {
+        out.push(Phrase::new("verdict.add.op-profile", Vec::new()));
     }
     // A run at its memory's ceiling with nothing else wrong is answered: where the threads ran
     // or how the clock moved cannot make it faster.

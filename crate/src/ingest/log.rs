@@ -11,6 +11,7 @@ use super::fallback_phrases;
 use super::frameworks::{Frameworks, ParserMask, ALL_PARSERS, PARSERS};
 use super::lines::Line;
 use super::lscpu::Lscpu;
+use super::op_profile::OpProfiles;
 use super::telemetry::power_state::{self, PowerStates};
 use super::wrapper;
 use super::LineParser;
@@ -41,6 +42,8 @@ pub struct LogParser {
     in_lscpu: bool,
     /// Status tools pasted into the log (`nvidia-smi`, `cpufreq-info`, power modes).
     states: PowerStates,
+    /// Operator profiles: `benchmark_model`'s tables, ONNX Runtime's profile events.
+    profiles: OpProfiles,
 }
 
 impl LogParser {
@@ -59,6 +62,7 @@ impl LogParser {
             lscpu: Lscpu::default(),
             in_lscpu: false,
             states: PowerStates::default(),
+            profiles: OpProfiles::default(),
         }
     }
 }
@@ -70,12 +74,15 @@ struct Hits {
     fallback: bool,
     /// A power-state status tool's line.
     status: bool,
+    /// An operator profile's line.
+    profile: bool,
 }
 
 const EVERYONE: Hits = Hits {
     parsers: ALL_PARSERS,
     fallback: true,
     status: true,
+    profile: true,
 };
 
 /// Every parser's literals and the fallback table's keywords in one automaton, so one pass over
@@ -110,6 +117,9 @@ fn gate() -> Option<&'static Gate> {
         for word in power_state::KEYWORDS {
             owners.entry(word.to_ascii_lowercase()).or_default().status = true;
         }
+        for word in super::op_profile::keywords() {
+            owners.entry(word.to_ascii_lowercase()).or_default().profile = true;
+        }
         let automaton = AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .kind(Some(AhoCorasickKind::DFA))
@@ -134,6 +144,7 @@ fn scan(message: &str) -> Hits {
             hits.parsers |= o.parsers;
             hits.fallback |= o.fallback;
             hits.status |= o.status;
+            hits.profile |= o.profile;
         }
     }
     hits
@@ -199,6 +210,9 @@ impl LineParser for LogParser {
         if hits.status || self.states.active() {
             self.states.line(self.input, line.number, message, ev);
         }
+        if hits.profile || self.profiles.active() {
+            self.profiles.line(self.input, line.number, message, ev);
+        }
         if let Some(f) = &mut self.frameworks {
             if hits.parsers != 0 || f.in_block() || Frameworks::may_open_block(message) {
                 f.line(message, line.number, hits.parsers);
@@ -236,7 +250,9 @@ impl LineParser for LogParser {
 
     fn finish(&mut self, ev: &mut Evidence) {
         self.states.finish(ev);
+        self.profiles.finish(self.input, ev);
         let mut found = self.fallbacks
+            || ev.op_profiles.iter().any(|p| p.input == self.input)
             || ev.cpu_clocks.iter().any(|c| c.input == self.input)
             || ev
                 .sched
@@ -256,10 +272,16 @@ impl LineParser for LogParser {
                 .iter()
                 .any(|p| p.code == ProblemCode::UnknownLog);
             if self.sniffed.is_none() && unknown {
+                let profiled = ev
+                    .op_profiles
+                    .iter()
+                    .filter(|p| p.input == self.input)
+                    .map(|p| p.source.framework());
                 let mut fws = collected
                     .runs
                     .iter()
                     .filter_map(|r| r.framework)
+                    .chain(profiled)
                     .filter(|f| *f != Framework::Unknown);
                 if let Some(first) = fws.next() {
                     if fws.all(|f| f == first) {

@@ -20,6 +20,7 @@ pub mod lines;
 pub mod log;
 pub mod lscpu;
 pub mod max_freq_list;
+pub mod op_profile;
 pub mod perf_data;
 pub mod perf_stat;
 pub mod sched_timehist;
