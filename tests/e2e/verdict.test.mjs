@@ -67,6 +67,19 @@ const CASES = [
     numbers: [/Only part of the graph runs on the accelerator/],
   },
   {
+    // "Why is the GPU delegate no faster?": the op profile shows what the CPU part costs.
+    name: 'a TFLite op profile with 46% of the time on the CPU beside the GPU delegate',
+    files: ['samples/logs/tflite-gpu-op-profile.txt'],
+    cause: 'build',
+    numbers: [/Part of the inference time runs on the CPU/, /1\.6×/],
+  },
+  {
+    name: 'an ONNX Runtime profile with half the kernel time on the CPU beside QNN',
+    files: ['samples/logs/onnxruntime_profile__2026-11-30_10-42-17.json'],
+    cause: 'build',
+    numbers: [/Part of the inference time runs on the CPU/, /1\.7×/],
+  },
+  {
     name: 'a partial GPU offload in an ollama server journal',
     files: ['samples/logs/ollama-journal-partial-offload.log'],
     cause: 'build',
@@ -181,6 +194,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/ollama-journal-partial-offload.log', /只有部分模型在 GPU 上/],
     ['samples/system/cpufreq-info-400mhz-performance.txt', /首要原因：功耗、散热与供电——.*卡在最低频率/],
     ['samples/logs/tflite-nnapi-partitions.logcat.txt', /只有部分计算图在加速器上运行/],
+    ['samples/logs/tflite-gpu-op-profile.txt', /部分推理时间花在 CPU 上/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
     await analyze(page, [file]);

@@ -197,3 +197,17 @@ fn a_bare_max_freq_list_gives_the_topology_in_the_glob_order() {
     assert_eq!(cpus[7]["cluster"], "big");
     assert!(r["inputs"][0]["problems"].as_array().unwrap().is_empty());
 }
+
+#[test]
+fn an_optional_cpu_instruction_is_not_named_when_every_layer_is_on_the_gpu() {
+    // An M2 Pro's build prints MATMUL_INT8 = 0, but Metal decodes all 33 layers.
+    let r = report(&["logs/llama-metal-m2pro-bandwidth-bound.log"], Lang::En);
+    let ids: Vec<&str> = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["id"].as_str().unwrap())
+        .collect();
+    assert!(!ids.contains(&"cpu.missing-i8mm"), "{ids:?}");
+    assert!(ids.contains(&"bandwidth.at-ceiling"), "{ids:?}");
+}
