@@ -641,6 +641,9 @@ impl Partition {
     }
 }
 
+/// The delegate ExecuTorch's delegation summary is recorded under: it names no backend.
+pub const EXECUTORCH_SPLIT: &str = "ExecuTorch";
+
 /// A [`Partition`] where it was announced.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PartitionLine {

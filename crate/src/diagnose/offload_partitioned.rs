@@ -12,7 +12,7 @@
 //! Not sized: node counts are not time. An op profile sizes it.
 
 use super::{EvidenceRef, Finding, Severity};
-use crate::evidence::{Evidence, PartitionLine};
+use crate::evidence::{Evidence, PartitionLine, EXECUTORCH_SPLIT};
 use crate::views::Views;
 
 pub const IDS: &[&str] = &["offload.partitioned"];
@@ -25,6 +25,7 @@ const CRITICAL_PARTITIONS: u32 = 10;
 /// ops on the CPU (which it does on purpose): worth knowing, not a cause.
 const MINOR_CPU_SHARE: f64 = 0.05;
 const MINOR_PARTITIONS: u32 = 3;
+const NEGLIGIBLE_CPU_SHARE: f64 = 0.01;
 
 pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -55,10 +56,12 @@ fn finding(p: &PartitionLine) -> Option<Finding> {
             vec![delegate, ("total", total.to_string())],
         ),
         (Some(total), Some(cpu)) => {
-            if cpu == 0 && parts <= 1 {
+            let share = f64::from(cpu) / f64::from(total.max(1));
+            // One partition with a handful of nodes outside it is the graph's edges (ExecuTorch
+            // counts the `getitem`s that unpack a delegate's outputs): nothing to move.
+            if parts <= 1 && share < NEGLIGIBLE_CPU_SHARE {
                 return None;
             }
-            let share = f64::from(cpu) / f64::from(total.max(1));
             let severity = if share >= CRITICAL_CPU_SHARE || parts >= CRITICAL_PARTITIONS {
                 Severity::Critical
             } else if share < MINOR_CPU_SHARE && parts <= MINOR_PARTITIONS {
@@ -66,6 +69,24 @@ fn finding(p: &PartitionLine) -> Option<Finding> {
             } else {
                 Severity::Warning
             };
+            // ExecuTorch counts the scalar bookkeeping of dynamic shapes (`_assert_scalar`,
+            // `_local_scalar_dense`, `getitem`) among its non-delegated nodes, and names no
+            // backend: the count is a lead to read its table with, not proof of a slow split.
+            if s.delegate == EXECUTORCH_SPLIT {
+                let severity = if share >= MINOR_CPU_SHARE || parts >= CRITICAL_PARTITIONS {
+                    Severity::Warning
+                } else {
+                    Severity::Info
+                };
+                let params = vec![
+                    ("delegated", s.delegated.to_string()),
+                    ("total", total.to_string()),
+                    ("cpu_nodes", cpu.to_string()),
+                    ("cpu_share", format!("{:.0}%", share * 100.0)),
+                    ("partitions", parts.to_string()),
+                ];
+                return Some(at(p, severity, Some("executorch"), params));
+            }
             let mut params = vec![
                 delegate,
                 ("delegated", s.delegated.to_string()),
@@ -101,7 +122,16 @@ fn finding(p: &PartitionLine) -> Option<Finding> {
             (severity, Some("no-total"), params)
         }
     };
-    Some(Finding {
+    Some(at(p, severity, variant, params))
+}
+
+fn at(
+    p: &PartitionLine,
+    severity: Severity,
+    variant: Option<&'static str>,
+    params: Vec<(&'static str, String)>,
+) -> Finding {
+    Finding {
         id: IDS[0],
         severity,
         variant,
@@ -110,7 +140,7 @@ fn finding(p: &PartitionLine) -> Option<Finding> {
         evidence: vec![EvidenceRef::at_line(p.input, p.line, &p.text)],
         lines: Vec::new(),
         lines_truncated: false,
-    })
+    }
 }
 
 #[cfg(test)]
@@ -149,6 +179,12 @@ mod tests {
         assert_eq!(f[0].param("cpu_nodes"), Some("474"));
         assert_eq!(f[0].param("cpu_share"), Some("74%"));
         assert!(run(&[("TfLiteQnnDelegate", 357, Some(357), Some(1))]).is_empty());
+        assert!(run(&[("ExecuTorch", 5076, Some(5079), Some(1))]).is_empty());
+        let f = run(&[("ExecuTorch", 2588, Some(5101), Some(368))]);
+        assert_eq!(
+            (f[0].severity, f[0].variant),
+            (Severity::Warning, Some("executorch"))
+        );
     }
 
     #[test]

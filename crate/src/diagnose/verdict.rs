@@ -498,6 +498,7 @@ fn unsized_basis_of(f: &Finding) -> Option<Phrase> {
         ("power.gpu-state", _) => "verdict.basis.gpu-state-unsized",
         ("power.saver-mode", _) | ("power.wall", Some("mode")) => "verdict.basis.mode-unsized",
         ("offload.gpu-idle", _) => "verdict.basis.gpu-idle-unsized",
+        ("offload.partitioned", Some("executorch")) => "verdict.basis.partition-unsized-etdump",
         ("offload.partitioned", _) => "verdict.basis.partition-unsized",
         _ => return None,
     };
@@ -894,7 +895,11 @@ fn next_steps(ev: &Evidence, causes: &[Cause]) -> Vec<Phrase> {
         out.push(Phrase::new("verdict.add.log", Vec::new()));
     }
     // A delegate's split is sized by the time each side took, which only an op profile says.
-    if !ev.partitions.is_empty() && ev.op_profiles.is_empty() {
+    let profilable = ev
+        .partitions
+        .iter()
+        .any(|p| p.split.delegate != crate::evidence::EXECUTORCH_SPLIT);
+    if profilable && ev.op_profiles.is_empty() {
         out.push(Phrase::new("verdict.add.op-profile", Vec::new()));
     }
     // A run at its memory's ceiling with nothing else wrong is answered: where the threads ran

@@ -15,21 +15,28 @@
 //!   partitions supported by QNN EP: 1, number of nodes in the graph: 1234, number of nodes
 //!   supported by QNN: 1234`).
 //!
+//! - ExecuTorch's `get_delegation_info(...).get_summary()`, printed at export (`export_llm`
+//!   with `verbose`, the backends' export scripts): three lines, `Total delegated subgraphs: 368`,
+//!   `Number of delegated nodes: 2588`, `Number of non-delegated nodes: 2513` (in issues often
+//!   joined by `<br/>`). It names no backend, so the split is ExecuTorch's; the non-delegated
+//!   nodes run on its portable or optimized CPU kernels.
+//!
 //! The nodes a delegate does not claim run on the CPU, and every partition boundary is a copy
 //! between the two memories. Node counts say how much of the graph is at stake, not how long
 //! it took.
 
-use crate::evidence::Partition;
+use crate::evidence::{Partition, EXECUTORCH_SPLIT};
 use regex::Regex;
 use std::sync::OnceLock;
 
 /// Literals one of which every line [`parse`] reads contains (the log scanner's cheap gate).
-pub const KEYWORDS: &[&str] = &["partitions", "delegated out of"];
+pub const KEYWORDS: &[&str] = &["partitions", "delegated out of", "delegated subgraphs"];
 
 struct Re {
     tflite: Regex,
     qnn_delegate: Regex,
     ort: Regex,
+    executorch: Regex,
     opens: Regex,
 }
 
@@ -48,7 +55,13 @@ fn re() -> &'static Re {
             r"(?i)number of partitions supported by ([\w .-]+?)\s*:\s*(\d+)[\s,;|*-]+number of nodes in the graph\s*:\s*(\d+)[\s,;|*-]+number of nodes supported by [\w .-]+?\s*:\s*(\d+)",
         )
         .expect("onnxruntime partition"),
-        opens: Regex::new(r"(?i)number of partitions supported by").expect("summary opening"),
+        // Anything but a digit between the three: `<br/>`, bullets, table pipes.
+        executorch: Regex::new(
+            r"Total delegated subgraphs:\s*(\d+)\D*?Number of delegated nodes:\s*(\d+)\D*?Number of non-delegated nodes:\s*(\d+)",
+        )
+        .expect("executorch delegation summary"),
+        opens: Regex::new(r"(?i)number of partitions supported by|Total delegated subgraphs:")
+            .expect("summary opening"),
     })
 }
 
@@ -82,6 +95,15 @@ pub fn parse(message: &str) -> Option<Partition> {
             delegated: int(&c[2])?,
             total: Some(int(&c[3])?),
             partitions: c.get(4).and_then(|m| int(m.as_str())),
+        });
+    }
+    if let Some(c) = r.executorch.captures(message) {
+        let delegated = int(&c[2])?;
+        return Some(Partition {
+            delegate: EXECUTORCH_SPLIT.to_string(),
+            delegated,
+            total: Some(delegated.checked_add(int(&c[3])?)?),
+            partitions: Some(int(&c[1])?),
         });
     }
     let c = r.ort.captures(message)?;
@@ -170,6 +192,21 @@ mod tests {
         assert!(opens(parts[1]) && parse(parts[1]).is_none());
         let joined = parts[1..].join(" ");
         assert_eq!(parse(&joined), Some(p("CoreML", 121, Some(144), Some(4))));
+        let et = [
+            "Total delegated subgraphs: 368",
+            "Number of delegated nodes: 2588",
+            "Number of non-delegated nodes: 2513",
+        ];
+        assert!(opens(et[0]) && parse(et[0]).is_none());
+        assert!(KEYWORDS.iter().any(|k| et[0].contains(k)));
+        assert_eq!(
+            parse(&et.join(" ")),
+            Some(p("ExecuTorch", 2588, Some(5101), Some(368)))
+        );
+        assert_eq!(
+            parse(&et.join(" <br/> ")),
+            Some(p("ExecuTorch", 2588, Some(5101), Some(368)))
+        );
         let bullets = "- Number of partitions supported by NNAPI: 103 - Number of nodes in the graph: 3616 - Number of nodes supported by NNAPI: 903";
         assert_eq!(parse(bullets), Some(p("NNAPI", 903, Some(3616), Some(103))));
     }
