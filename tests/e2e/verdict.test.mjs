@@ -80,6 +80,12 @@ const CASES = [
     numbers: [/Part of the inference time runs on the CPU/, /1\.7×/],
   },
   {
+    name: 'an ExecuTorch export that delegated 2588 of 5101 nodes in 368 subgraphs',
+    files: ['samples/logs/executorch-export-llm-delegation.md'],
+    cause: 'build',
+    numbers: [/Part of the ExecuTorch graph stays outside its delegate/],
+  },
+  {
     name: 'a partial GPU offload in an ollama server journal',
     files: ['samples/logs/ollama-journal-partial-offload.log'],
     cause: 'build',
