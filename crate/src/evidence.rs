@@ -289,6 +289,9 @@ pub struct Run {
     /// Where the layers went between the CPU and an accelerator, when the log says.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub offload: Option<Offload>,
+    /// The pieces the scheduler cut decode's graph into, when the log says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub graph_splits: Option<GraphSplits>,
     // --- speed
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prefill: Option<Phase>,
@@ -371,6 +374,16 @@ pub struct Offload {
     pub line: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+}
+
+/// llama.cpp's `graph splits = N`: the pieces ggml's scheduler cut the graph into, one per run
+/// of nodes on the same backend. Each boundary copies the activations and waits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GraphSplits {
+    /// Decode's count: the `bs=1` figure when the line gives two.
+    pub decode: u32,
+    pub line: u64,
+    pub text: String,
 }
 
 /// Why a log says the accelerator took nothing: the fixes differ.

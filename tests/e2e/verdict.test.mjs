@@ -86,6 +86,13 @@ const CASES = [
     numbers: [/Part of the ExecuTorch graph stays outside its delegate/],
   },
   {
+    // "Every layer is offloaded, why is it slow?": the scheduler's split count answers it.
+    name: 'a full Vulkan offload whose graph is cut into 74 pieces',
+    files: ['samples/logs/llama-vulkan-arc-graph-splits.md'],
+    cause: 'build',
+    numbers: [/7\.50 tok\/s/, /Decode's graph hops between the GPU and the CPU/],
+  },
+  {
     name: 'a partial GPU offload in an ollama server journal',
     files: ['samples/logs/ollama-journal-partial-offload.log'],
     cause: 'build',

@@ -18,6 +18,7 @@ mod memory;
 mod offload;
 mod offload_cpu_time;
 mod offload_gpu_idle;
+mod offload_graph_splits;
 mod offload_partitioned;
 mod power_cpu_clock;
 mod power_gpu_state;
@@ -186,6 +187,7 @@ const RULES: &[Rule] = &[
     rule(offload::IDS, offload::rule),
     rule(offload_partitioned::IDS, offload_partitioned::rule),
     rule(offload_cpu_time::IDS, offload_cpu_time::rule),
+    rule(offload_graph_splits::IDS, offload_graph_splits::rule),
     Rule {
         data: &["hw_flag"],
         ..rule(cpu::IDS, cpu::rule)

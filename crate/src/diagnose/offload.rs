@@ -31,26 +31,26 @@ const MINOR_CPU_SHARE: f64 = 0.1;
 /// A buffer split counts only from this CPU share, and only where no layer count was printed:
 /// the token embeddings stay on the CPU in a full offload (decode reads one row of them per
 /// token), and with a large vocabulary they are a third of a 1B model (gemma-3-1b: 30%).
-const BUFFER_CPU_SHARE: f64 = 0.45;
+pub(super) const BUFFER_CPU_SHARE: f64 = 0.45;
 
 /// Model buffers, by name (`CPU_Mapped model`, `Vulkan0 model`, ...).
-fn model_buffers(run: &Run) -> impl Iterator<Item = (&String, &f64)> {
+pub(super) fn model_buffers(run: &Run) -> impl Iterator<Item = (&String, &f64)> {
     run.buffers_mib
         .iter()
         .filter(|(k, _)| k.ends_with(" model"))
 }
 
-fn on_cpu(name: &str) -> bool {
+pub(super) fn on_cpu(name: &str) -> bool {
     name.starts_with("CPU")
 }
 
-fn any_rpc(run: &Run) -> bool {
+pub(super) fn any_rpc(run: &Run) -> bool {
     model_buffers(run).any(|(k, _)| k.starts_with("RPC"))
 }
 
 /// The accelerator's and the CPU's MiB of model buffers. A repacked copy counts only when no
 /// other CPU buffer holds the weights.
-fn buffer_split(run: &Run) -> (f64, f64) {
+pub(super) fn buffer_split(run: &Run) -> (f64, f64) {
     let sum = |f: &dyn Fn(&str) -> bool| -> f64 {
         model_buffers(run)
             .filter(|(k, _)| f(k))

@@ -498,6 +498,7 @@ fn unsized_basis_of(f: &Finding) -> Option<Phrase> {
         ("power.gpu-state", _) => "verdict.basis.gpu-state-unsized",
         ("power.saver-mode", _) | ("power.wall", Some("mode")) => "verdict.basis.mode-unsized",
         ("offload.gpu-idle", _) => "verdict.basis.gpu-idle-unsized",
+        ("offload.graph-splits", _) => "verdict.basis.splits-unsized",
         ("offload.partitioned", Some("executorch")) => "verdict.basis.partition-unsized-etdump",
         ("offload.partitioned", _) => "verdict.basis.partition-unsized",
         _ => return None,

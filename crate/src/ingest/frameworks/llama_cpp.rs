@@ -58,6 +58,7 @@ struct Re {
     csv_head: Regex,
     offloaded: Regex,
     offloading: Regex,
+    splits: Regex,
     ngl: Regex,
     n_layer: Regex,
 }
@@ -91,6 +92,7 @@ pub const KEYWORDS: &[&str] = &[
     "gpu-layers",
     "gpu_layers",
     "CUDA",
+    "graph splits",
 ];
 
 fn re() -> &'static Re {
@@ -134,6 +136,8 @@ fn re() -> &'static Re {
             csv_head: r(r"^build_commit,build_number,"),
             // Unanchored: ollama prints the same words in its own `msg="…"` since its Go engine.
             offloaded: r(r"offloaded (\d+)/(\d+) layers to GPU"),
+            // `graph splits = 2`, or since 2025 `graph splits = 3 (with bs=512), 2 (with bs=1)`.
+            splits: r(r"graph splits = (\d+)(?: \(with bs=\d+\), (\d+) \(with bs=1\))?"),
             // 2023: `[cublas] offloading 32 layers to GPU`, then `offloading 32 repeating layers`.
             offloading: r(r"(?i:\[(?:cublas|opencl|clblast|metal|sycl)\] )?offloading (\d+) (?:repeating )?layers to GPU"),
             n_layer: r(r"^(?:llama_model_load_internal|llm_load_print_meta|print_info):\s+n_layer\s+=\s+(\d+)\s*$"),
@@ -679,6 +683,21 @@ fn placement(msg: &str, at: u64, runs: &mut RunCollector, n_layer: Option<u32>) 
         o.gpu_layers = c[1].parse().ok();
         o.model_layers = c[2].parse().ok();
         quote_placement(o, at, msg, decisive);
+        return true;
+    }
+    // The scheduler's count of the graph's pieces: decode's (bs=1) when the two differ.
+    if let Some(c) = cap_if(msg.contains("graph splits"), &r.splits, msg) {
+        let decode = c
+            .get(2)
+            .or_else(|| c.get(1))
+            .and_then(|m| m.as_str().parse().ok());
+        if let Some(decode) = decode {
+            runs.run(FW, at).graph_splits = Some(crate::evidence::GraphSplits {
+                decode,
+                line: at,
+                text: crate::evidence::clip(msg.trim()),
+            });
+        }
         return true;
     }
     if let Some(c) = cap_if(msg.contains("offloading"), &r.offloading, msg) {
