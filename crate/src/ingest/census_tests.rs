@@ -27,6 +27,8 @@ const ROWS: &[Row] = &[
     Row { producer: "llama.cpp system_info, only enabled", shape: "system_info: n_threads = {i} (n_threads_batch = {i}) / {i} | CPU : NEON = 1 | ARM_FMA = 1 | FP16_VA = 1 | DOTPROD = 1 |", fact: |r| r.hw_threads.is_some() && r.cpu_features.get("DOTPROD") == Some(&true) },
     Row { producer: "llama.cpp print_info file size", shape: "print_info: file size   = {f} GiB ({f} BPW)", fact: |r| r.model_bytes.is_some() },
     Row { producer: "llama.cpp buffer size", shape: "load_tensors:   CPU_Mapped model buffer size = {f} MiB", fact: |r| !r.buffers_mib.is_empty() },
+    Row { producer: "llama.cpp graph splits", shape: "llama_context: graph splits = {i}", fact: |r| r.graph_splits.is_some() },
+    Row { producer: "llama.cpp 2025+ graph splits per batch size", shape: "sched_reserve: graph splits = {i} (with bs=512), {i} (with bs=1)", fact: |r| r.graph_splits.is_some() },
     Row { producer: "llama.cpp loader tensor types", shape: "llama_model_loader: - type q4_0:  {i} tensors", fact: |r| !r.tensor_types.is_empty() },
     Row { producer: "llama-bench jsonl", shape: "{\"build_commit\": \"3bcd40b3\", \"build_number\": {i}, \"n_prompt\": 0, \"n_gen\": 128, \"avg_ts\": {f}, \"n_threads\": {i}}", fact: |r| !r.bench.is_empty() },
     Row { producer: "whisper.cpp print_timings", shape: "whisper_print_timings:   encode time = {f} ms / {i} runs ( {f} ms per run)", fact: |r| r.stages.contains_key("encode") && r.decode.is_none() },
