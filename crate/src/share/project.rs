@@ -251,18 +251,20 @@ fn scalar(v: &Value) -> bool {
 }
 
 fn shape(items: &[Value]) -> Option<Shape> {
+    let tuple = |v: &Value| {
+        v.as_array()
+            .is_some_and(|p| (2..=4).contains(&p.len()) && p.iter().all(scalar))
+    };
+    // Before the length check: a series of one point is still a point list, and the point
+    // inside it (`[t, v]`) must not pass for a column of its own, to be emptied.
+    if !items.is_empty() && items.iter().all(tuple) {
+        return Some(Shape::Tuples);
+    }
     if items.len() < 2 {
         return None;
     }
     if items.iter().all(scalar) && items.iter().any(Value::is_number) {
         return Some(Shape::Flat);
-    }
-    let tuple = |v: &Value| {
-        v.as_array()
-            .is_some_and(|p| (2..=4).contains(&p.len()) && p.iter().all(scalar))
-    };
-    if items.iter().all(tuple) {
-        return Some(Shape::Tuples);
     }
     let record = |v: &Value| {
         v.as_object()
@@ -458,6 +460,18 @@ mod tests {
         assert!(out.contains(&json!([350, 2400])), "the spike survives");
         let times: Vec<f64> = out.iter().filter_map(|p| p[0].as_f64()).collect();
         assert!(times.windows(2).all(|w| w[0] < w[1]), "time order kept");
+    }
+
+    #[test]
+    fn a_series_of_one_point_is_emptied_whole_never_its_point() {
+        // A 1-point series once passed its `[t, v]` down as a column, which dropping emptied to
+        // `[]`: the link then failed its own read-back ("expected an array of length 2").
+        let mut v = json!([{"points": [[3.0, 41.0]]}, {"points": [[0.0, 1.0], [1.0, 2.0]]}]);
+        assert!(drop_points(&mut v, 0));
+        assert_eq!(v, json!([{"points": []}, {"points": []}]));
+        let mut v = json!({"points": [[3.0, 41.0]]});
+        assert!(!shrink_series(&mut v, 16, 0));
+        assert_eq!(v["points"], json!([[3.0, 41.0]]));
     }
 
     #[test]
