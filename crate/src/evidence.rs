@@ -376,6 +376,13 @@ pub struct Offload {
     pub text: Option<String>,
 }
 
+impl Offload {
+    /// Every layer on the accelerator, as the run counts them (`offloaded 33/33 layers to GPU`).
+    pub fn all_layers(&self) -> bool {
+        matches!((self.gpu_layers, self.model_layers), (Some(g), Some(m)) if m > 0 && g >= m)
+    }
+}
+
 /// llama.cpp's `graph splits = N`: the pieces ggml's scheduler cut the graph into, one per run
 /// of nodes on the same backend. Each boundary copies the activations and waits.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

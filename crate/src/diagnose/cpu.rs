@@ -10,7 +10,7 @@ use super::run_facts::{framework_label, run_ref};
 use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::sched::CpuFlags;
-use crate::evidence::{Evidence, Run};
+use crate::evidence::{Evidence, Offload, Run};
 use crate::views::Views;
 
 pub const IDS: &[&str] = &[
@@ -106,13 +106,6 @@ fn prefill_over_decode(run: &Run) -> Option<f64> {
 /// Prompts shorter than this say little of batched throughput.
 const MIN_BATCHED_PROMPT: u64 = 16;
 
-/// Every layer on the accelerator, as the run counts them (`offloaded 33/33 layers to GPU`).
-fn fully_offloaded(run: &Run) -> bool {
-    run.offload.as_ref().is_some_and(
-        |o| matches!((o.gpu_layers, o.model_layers), (Some(g), Some(m)) if m > 0 && g >= m),
-    )
-}
-
 fn flag(run: &Run, names: &[&str]) -> Option<(String, bool)> {
     names
         .iter()
@@ -137,7 +130,7 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
             };
             // An optional instruction speeds the CPU's kernels only: with every layer on the
             // GPU (Metal on an M1, CUDA) the CPU does not decode.
-            if severity == Severity::Info && fully_offloaded(run) {
+            if severity == Severity::Info && run.offload.as_ref().is_some_and(Offload::all_layers) {
                 continue;
             }
             if !needs.is_empty()

@@ -26,9 +26,9 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
 
 fn finding(ev: &Evidence, run: &Run) -> Option<Finding> {
     let splits = run.graph_splits.as_ref()?;
-    let o = run.offload.as_ref()?;
-    let (gpu_layers, layers) = (o.gpu_layers?, o.model_layers?);
-    if layers == 0 || gpu_layers < layers || any_rpc(run) {
+    let o = run.offload.as_ref().filter(|o| o.all_layers())?;
+    let layers = o.model_layers?;
+    if any_rpc(run) {
         return None;
     }
     let (gpu, cpu) = buffer_split(run);
