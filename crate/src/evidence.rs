@@ -650,15 +650,31 @@ impl Partition {
     /// A delegate that runs on the CPU itself (XNNPACK): the nodes it leaves run on the
     /// built-in CPU kernels, with no hand-over between memories.
     pub fn on_cpu(&self) -> bool {
-        let d = self.delegate.to_ascii_lowercase();
-        // Flex runs TensorFlow's own kernels for the ops TFLite lacks, on the CPU as well.
-        d.contains("xnnpack") || d.contains("flex") || d == "cpu" || d.starts_with("cpuexecution")
+        runs_on_cpu(&self.delegate)
     }
 
     /// Nodes left to the CPU, when the total is known.
     pub fn cpu_nodes(&self) -> Option<u32> {
         self.total.map(|t| t.saturating_sub(self.delegated))
     }
+}
+
+/// Whether a delegate or execution provider, by name, runs on the CPU itself: XNNPACK, Flex
+/// (TensorFlow's own kernels for the ops TFLite lacks), and ONNX Runtime's CPU, DNNL, ACL and
+/// ArmNN providers run on the same cores as the built-in kernels.
+pub fn runs_on_cpu(name: &str) -> bool {
+    let d = name.trim().to_ascii_lowercase();
+    d == "cpu"
+        || [
+            "xnnpack",
+            "flex",
+            "cpuexecution",
+            "dnnlexecution",
+            "aclexecution",
+            "armnnexecution",
+        ]
+        .iter()
+        .any(|c| d.contains(c))
 }
 
 /// The delegate ExecuTorch's delegation summary is recorded under: it names no backend.

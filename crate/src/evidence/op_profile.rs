@@ -68,20 +68,7 @@ impl OpProfile {
 /// execution provider (ONNX Runtime). `None` means the CPU.
 pub fn accelerator_of(place: &str) -> Option<&str> {
     let p = place.trim();
-    let lower = p.to_ascii_lowercase();
-    // CPU delegates and providers: they run on the same cores as the built-in kernels.
-    const CPU: &[&str] = &[
-        "xnnpack",
-        "flex",
-        "cpuexecutionprovider",
-        "dnnlexecutionprovider",
-        "aclexecutionprovider",
-        "armnnexecutionprovider",
-    ];
-    if p.is_empty() || CPU.iter().any(|c| lower.contains(c)) {
-        return None;
-    }
-    Some(p)
+    (!p.is_empty() && !super::runs_on_cpu(p)).then_some(p)
 }
 
 #[cfg(test)]
