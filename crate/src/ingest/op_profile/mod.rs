@@ -6,6 +6,7 @@ mod ort_json;
 mod tflite_table;
 
 use crate::evidence::{Evidence, InputId};
+use std::collections::BTreeMap;
 
 /// Literals one of which opens or carries what the readers read (the log scanner's gate).
 pub fn keywords() -> impl Iterator<Item = &'static &'static str> {
@@ -25,7 +26,7 @@ impl OpProfiles {
     }
 
     pub fn line(&mut self, input: InputId, number: u64, message: &str, ev: &mut Evidence) {
-        if message.contains("_kernel_time") || message.contains("\"model_run\"") {
+        if ort_json::KEYWORDS.iter().any(|k| message.contains(k)) {
             self.ort.line(number, message);
             return;
         }
@@ -36,4 +37,12 @@ impl OpProfiles {
         self.tflite.finish(input, ev);
         self.ort.finish(input, ev);
     }
+}
+
+/// Milliseconds by name, slowest first and without the zeros, at most `keep`.
+fn slowest_first(map: BTreeMap<String, f64>, keep: usize) -> Vec<(String, f64)> {
+    let mut v: Vec<(String, f64)> = map.into_iter().filter(|(_, ms)| *ms > 0.0).collect();
+    v.sort_by(|a, b| b.1.total_cmp(&a.1));
+    v.truncate(keep);
+    v
 }

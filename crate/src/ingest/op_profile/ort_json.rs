@@ -14,7 +14,7 @@
 //! Each line is parsed alone, so a profile of any length streams; a profile reformatted with one
 //! field per line gives no events, and the reader says nothing rather than guess.
 
-use super::tflite_table::slowest_first;
+use super::slowest_first;
 use crate::evidence::op_profile::{accelerator_of, OpProfile, ProfileSource, MAX_CPU_OPS};
 use crate::evidence::{Evidence, InputId};
 use serde::Deserialize;

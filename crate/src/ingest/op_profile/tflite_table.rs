@@ -20,6 +20,7 @@
 //! a control-flow node's time already holds its subgraph's, and the delegate's internal table
 //! splits a time already counted.
 
+use super::slowest_first;
 use crate::evidence::op_profile::{accelerator_of, OpProfile, ProfileSource, MAX_CPU_OPS};
 use crate::evidence::{Evidence, InputId};
 use std::collections::BTreeMap;
@@ -295,13 +296,6 @@ fn delegate_of(ty: &str) -> Option<&str> {
         return None;
     }
     accelerator_of(ty)
-}
-
-pub(super) fn slowest_first(map: BTreeMap<String, f64>, keep: usize) -> Vec<(String, f64)> {
-    let mut v: Vec<(String, f64)> = map.into_iter().filter(|(_, ms)| *ms > 0.0).collect();
-    v.sort_by(|a, b| b.1.total_cmp(&a.1));
-    v.truncate(keep);
-    v
 }
 
 #[cfg(test)]
