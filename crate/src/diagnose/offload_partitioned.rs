@@ -62,13 +62,6 @@ fn finding(p: &PartitionLine) -> Option<Finding> {
             if parts <= 1 && share < NEGLIGIBLE_CPU_SHARE {
                 return None;
             }
-            let severity = if share >= CRITICAL_CPU_SHARE || parts >= CRITICAL_PARTITIONS {
-                Severity::Critical
-            } else if share < MINOR_CPU_SHARE && parts <= MINOR_PARTITIONS {
-                Severity::Info
-            } else {
-                Severity::Warning
-            };
             // ExecuTorch counts the scalar bookkeeping of dynamic shapes (`_assert_scalar`,
             // `_local_scalar_dense`, `getitem`) among its non-delegated nodes, and names no
             // backend: the count is a lead to read its table with, not proof of a slow split.
@@ -87,6 +80,13 @@ fn finding(p: &PartitionLine) -> Option<Finding> {
                 ];
                 return Some(at(p, severity, Some("executorch"), params));
             }
+            let severity = if share >= CRITICAL_CPU_SHARE || parts >= CRITICAL_PARTITIONS {
+                Severity::Critical
+            } else if share < MINOR_CPU_SHARE && parts <= MINOR_PARTITIONS {
+                Severity::Info
+            } else {
+                Severity::Warning
+            };
             let mut params = vec![
                 delegate,
                 ("delegated", s.delegated.to_string()),
