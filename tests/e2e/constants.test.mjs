@@ -8,6 +8,8 @@ import { ROOT, withBrowser } from './harness.mjs';
 
 const DEMO = join(ROOT, 'samples/demo/device-b-llama-android.logcat.txt');
 const TRACE = join(ROOT, 'samples/traces/llama-little-cores.perf.txt');
+/** With DEMO, a link of about 6 KB: under the build's budget, so only the core's can degrade it. */
+const SUPPLY = join(ROOT, 'samples/telemetry/sbc-bench-m-rpi5-supply-dip.txt');
 
 /** Smaller than the build's (8 KB link, 16 KB raw input), so a copied number would show. */
 const BUDGET = 1000;
@@ -55,9 +57,9 @@ function builtPageConstants() {`)
 
 test('the share link and the raw-input option follow the core\'s budget, not a copy', async () => {
   const { context, page, errors } = await openPatched();
-  await page.setInputFiles('#file-input', [DEMO]);
+  await page.setInputFiles('#file-input', [DEMO, SUPPLY]);
   await page.locator('#findings .finding').first().waitFor();
-  // 5.9 KB of input: under the build's 16 KB, over the core's (patched) 4 KB.
+  // 14 KB of input: under the build's 16 KB, over the core's (patched) 4 KB.
   assert.equal(await page.isDisabled('#share-raw'), true, 'raw input over the core\'s limit');
   const title = await page.$eval('#share-raw', (box) => box.parentElement.title);
   assert.match(title, new RegExp(`\\b${RAW_MAX / 1024}\\b`), title);

@@ -210,35 +210,49 @@ pub fn encode(report: &Value, raw: &[RawInput], budget: usize) -> Result<Encoded
         budget.min(MAX_LINK_CHARS)
     };
     let mut full_bytes = 0;
+    // Past the last step, the shortest link any step made: a cut's own note can cost more than
+    // the cut saved, so the last step is not always the shortest.
+    let mut shortest: Option<(Value, Vec<Omission>, usize, usize)> = None;
     for (step, level) in LADDER.iter().enumerate() {
         let (mut env, mut omitted) = project::project(report, raw, level);
         if let Some(r) = env.get_mut("report") {
             texts::elide(r);
         }
         omitted.extend(raw_note.clone());
-        let mut fragment = pack(&mut env, &omitted)?;
+        let fragment = pack(&mut env, &omitted)?;
         if step == 0 {
             full_bytes = fragment.len();
         }
-        let fits = fragment.len() <= budget;
-        if !fits && step + 1 < LADDER.len() {
-            continue;
+        if fragment.len() <= budget {
+            return finish(fragment, full_bytes, step, omitted);
         }
-        if !fits {
-            omitted.push(Omission::new("over-budget", budget));
-            fragment = pack(&mut env, &omitted)?;
+        if shortest.as_ref().is_none_or(|s| fragment.len() < s.3) {
+            shortest = Some((env, omitted, step, fragment.len()));
         }
-        // Every link made must be one this page reads: check it the way a receiver would.
-        decode(&fragment)?;
-        return Ok(Encoded {
-            bytes: fragment.len(),
-            fragment,
-            full_bytes,
-            level: step,
-            omitted,
-        });
     }
-    Err(ShareError::BadShape("empty degradation ladder".into()))
+    let Some((mut env, mut omitted, step, _)) = shortest else {
+        return Err(ShareError::BadShape("empty degradation ladder".into()));
+    };
+    omitted.push(Omission::new("over-budget", budget));
+    let fragment = pack(&mut env, &omitted)?;
+    finish(fragment, full_bytes, step, omitted)
+}
+
+fn finish(
+    fragment: String,
+    full_bytes: usize,
+    level: usize,
+    omitted: Vec<Omission>,
+) -> Result<Encoded, ShareError> {
+    // Every link made must be one this page reads: check it the way a receiver would.
+    decode(&fragment)?;
+    Ok(Encoded {
+        bytes: fragment.len(),
+        fragment,
+        full_bytes,
+        level,
+        omitted,
+    })
 }
 
 fn pack(env: &mut Value, omitted: &[Omission]) -> Result<String, ShareError> {

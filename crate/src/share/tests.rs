@@ -137,11 +137,10 @@ fn a_report_too_big_for_the_budget_still_links_with_a_note() {
     report["findings"] = Value::Array(findings);
     let link = encode(&report, &[], BUDGET_BYTES).expect("encodes");
     assert!(link.bytes > BUDGET_BYTES);
-    assert_eq!(link.level, LADDER.len() - 1);
-    assert_eq!(
-        link.omitted.last(),
-        Some(&Omission::new("over-budget", BUDGET_BYTES))
-    );
+    // No step shortens 400 incompressible characters (the last cuts text at 600), so no cut is
+    // worth its note: the link is the whole report, with only the note that it is over budget.
+    assert_eq!(link.level, 0);
+    assert_eq!(link.omitted, [Omission::new("over-budget", BUDGET_BYTES)]);
     assert_eq!(
         decode(&link.fragment)
             .expect("decodes")
@@ -150,6 +149,36 @@ fn a_report_too_big_for_the_budget_still_links_with_a_note() {
             .len(),
         40
     );
+}
+
+#[test]
+fn past_the_last_step_the_link_is_the_shortest_the_ladder_made() {
+    let mut report = demo_report();
+    // Eleven line numbers per finding: only the last step cuts one, and its note and flags cost
+    // more than the number saved, so the last step is not the shortest.
+    for f in report["findings"].as_array_mut().expect("findings") {
+        f["lines"] =
+            json!([{"input": "device-b.logcat.txt", "lines": (1..=11).collect::<Vec<u32>>()}]);
+        f["evidence"] = json!([]);
+    }
+    let budget = 100;
+    let link = encode(&report, &[], budget).expect("encodes");
+    let over = Omission::new("over-budget", budget);
+    let sizes: Vec<usize> = LADDER
+        .iter()
+        .map(|level| {
+            let (mut env, mut omitted) = project::project(&report, &[], level);
+            texts::elide(env.get_mut("report").expect("report"));
+            omitted.push(over.clone());
+            pack(&mut env, &omitted).expect("packs").len()
+        })
+        .collect();
+    assert!(
+        sizes.last() > sizes.iter().min(),
+        "the case needs a last step longer than another: {sizes:?}"
+    );
+    assert_eq!(link.bytes, *sizes.iter().min().expect("steps"), "{sizes:?}");
+    assert_eq!(link.omitted.last(), Some(&over));
 }
 
 #[test]
