@@ -105,6 +105,12 @@ const CASES = [
     numbers: [/12\.0 tok\/s/, /44×/],
   },
   {
+    name: 'a thread sweep typed as prose lines that stops gaining',
+    files: ['samples/logs/sweep-threads-prose.md'],
+    cause: null,
+    numbers: [/bandwidth-bound/, /8 → 32 threads/, /8\.80 → 8\.90 tok\/s/],
+  },
+  {
     name: 'more threads than a container may use',
     files: ['samples/logs/docker-cgroup-nproc-llama-server.txt'],
     cause: 'threads',
@@ -208,6 +214,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/system/cpufreq-info-400mhz-performance.txt', /首要原因：功耗、散热与供电——.*卡在最低频率/],
     ['samples/logs/tflite-nnapi-partitions.logcat.txt', /只有部分计算图在加速器上运行/],
     ['samples/logs/tflite-gpu-op-profile.txt', /部分推理时间花在 CPU 上/],
+    ['samples/logs/sweep-threads-prose.md', /解码受内存带宽限制：在 8 线程后不再变快/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
     await analyze(page, [file]);

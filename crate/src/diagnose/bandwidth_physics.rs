@@ -13,7 +13,11 @@
 //!   74.9 is 80% of its 94. The raw share of peak falls with the bus width (M2 83%, M1 Ultra
 //!   36%) because of the fixed cost per token, which is why the test is on the model and the
 //!   floor on the share is low. Variant `sweep`: several runs of different sizes whose bytes ×
-//!   tok/s agree within 15% are bandwidth-bound whatever the device.
+//!   tok/s agree within 15% are bandwidth-bound whatever the device. Variant `threads`: a thread
+//!   sweep whose decode stops gaining at some count, with at least 1.5× that count tried and
+//!   no more than 10% gained (nor 5% lost) past it: the cores are waiting on memory, the pattern
+//!   llama.cpp's maintainers answer "more threads are not faster" with (issues #18, #163,
+//!   #12966). Runs with layers on a GPU are left out: there the GPU sets the pace.
 //! - `bandwidth.above-ceiling` (warning, a measurement problem): the achieved figure exceeds the
 //!   device's peak by more than 10%. No decode reads weights faster than the memory delivers,
 //!   so the tok/s, the size or the device is wrong. Mixture-of-experts models read only their
@@ -49,6 +53,12 @@ const FAR_BELOW_EXPECTED: f64 = 0.25;
 const SWEEP_SPREAD: f64 = 0.15;
 /// ... over sizes that differ at least this much (else a constant tok/s looks the same).
 const SWEEP_SIZE_SPAN: f64 = 1.5;
+/// A thread count within this share of the sweep's best decode has reached the plateau.
+const PLATEAU_OF_BEST: f64 = 0.9;
+/// ... and the sweep must try at least this multiple of that count.
+const PLATEAU_SPAN: f64 = 1.5;
+/// More threads that lose more than this share are `threads.sweep-slower`'s, not a plateau.
+const PLATEAU_LOSS: f64 = 0.05;
 
 /// What one run read per token and how fast.
 struct Achieved<'a> {
@@ -106,15 +116,21 @@ fn smaller_quant(bits: f64) -> Option<(&'static str, f64)> {
 }
 
 /// The lever a bandwidth-bound run has: a smaller quant at the speed its bytes allow, or, below
-/// 4.4 bits, a smaller model.
+/// 4.4 bits, a smaller model; either, when the bits per weight are not known.
 fn lever(a: &Achieved) -> Vec<(&'static str, String)> {
-    match a.bits.and_then(|b| smaller_quant(b).map(|s| (b, s))) {
+    lever_of(a.bits, a.tok_s)
+}
+
+/// [`lever`] for a run decoding at `tok_s` with `bits` per weight, if known.
+fn lever_of(bits: Option<f64>, tok_s: f64) -> Vec<(&'static str, String)> {
+    match bits.and_then(|b| smaller_quant(b).map(|s| (b, s))) {
         Some((bits, (quant, to))) => vec![
             ("lever", "@bandwidth.lever.quant".to_string()),
             ("smaller_quant", quant.to_string()),
-            ("smaller_tok_s", fmt(a.tok_s * bits / to)),
+            ("smaller_tok_s", fmt(tok_s * bits / to)),
         ],
-        None => vec![("lever", "@bandwidth.lever.model".to_string())],
+        None if bits.is_some() => vec![("lever", "@bandwidth.lever.model".to_string())],
+        None => vec![("lever", "@bandwidth.lever.bytes".to_string())],
     }
 }
 
@@ -192,7 +208,74 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     if !far_below && !out.iter().any(|f| f.id == IDS[0]) {
         out.extend(sweep(ev, &runs));
     }
+    if !far_below && !out.iter().any(|f| f.id == IDS[0]) {
+        out.extend(ev.runs.iter().find_map(|r| thread_plateau(ev, r)));
+    }
     out
+}
+
+/// A thread sweep whose decode stops gaining: see the module doc.
+fn thread_plateau(ev: &Evidence, run: &Run) -> Option<Finding> {
+    if run
+        .offload
+        .as_ref()
+        .is_some_and(|o| o.gpu_layers.is_some_and(|g| g > 0))
+    {
+        return None;
+    }
+    let mut rows: Vec<(u32, f64)> = run
+        .bench
+        .iter()
+        .filter(|b| b.test.starts_with("tg") && b.tok_s.is_finite() && b.tok_s > 0.0)
+        .filter_map(|b| Some((b.n_threads?, b.tok_s)))
+        .collect();
+    rows.sort_by_key(|r| r.0);
+    let best = rows.iter().map(|r| r.1).fold(0.0, f64::max);
+    let &(knee, knee_tok_s) = rows.iter().find(|r| r.1 >= PLATEAU_OF_BEST * best)?;
+    let &(many, many_tok_s) = rows.last()?;
+    if f64::from(many) < PLATEAU_SPAN * f64::from(knee)
+        || rows
+            .iter()
+            .any(|r| r.0 > knee && r.1 < (1.0 - PLATEAU_LOSS) * best)
+    {
+        return None;
+    }
+    let mut params = vec![
+        ("framework", super::run_facts::framework_label(run)),
+        ("few", knee.to_string()),
+        ("few_tok_s", fmt(knee_tok_s)),
+        ("many", many.to_string()),
+        ("many_tok_s", fmt(many_tok_s)),
+        (
+            "gain_pct",
+            format!("{:+.0}", 100.0 * (many_tok_s / knee_tok_s - 1.0)),
+        ),
+        ("tok_s", fmt(best)),
+    ];
+    params.extend(lever_of(bits_of(run), best));
+    Some(Finding {
+        variant: Some("threads"),
+        id: IDS[0],
+        severity: Severity::Info,
+        params,
+        count: None,
+        evidence: vec![run_ref(
+            ev,
+            run,
+            Quote::phrase(
+                "quote.threads.sweep",
+                vec![
+                    ("test", "tg".to_string()),
+                    ("few", knee.to_string()),
+                    ("few_tok_s", fmt(knee_tok_s)),
+                    ("many", many.to_string()),
+                    ("many_tok_s", fmt(many_tok_s)),
+                ],
+            ),
+        )],
+        lines: Vec::new(),
+        lines_truncated: false,
+    })
 }
 
 /// Runs of one device (one input, or inputs naming the same device) whose sizes differ and whose
@@ -388,5 +471,54 @@ mod tests {
             )]),
         );
         assert!(f.is_empty());
+    }
+
+    fn thread_sweep(rows: &[(u32, f64)]) -> Run {
+        Run {
+            input: "sweep.md".into(),
+            line_start: Some(5),
+            line_end: Some(9),
+            bench: rows
+                .iter()
+                .map(|&(t, v)| crate::evidence::BenchRow {
+                    test: "tg".into(),
+                    tok_s: v,
+                    stddev: None,
+                    n_threads: Some(t),
+                })
+                .collect(),
+            ..Run::default()
+        }
+    }
+
+    #[test]
+    fn a_thread_sweep_that_stops_gaining_is_bandwidth_bound() {
+        let flat = thread_sweep(&[(4, 6.9), (8, 8.8), (16, 9.1), (32, 8.9)]);
+        let f = crate::diagnose::apply(rule, &ev(vec![flat.clone()]));
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(
+            (f[0].id, f[0].variant()),
+            ("bandwidth.at-ceiling", Some("threads"))
+        );
+        assert_eq!(param(&f[0], "few"), "8");
+        assert_eq!(param(&f[0], "many"), "32");
+        assert_eq!(param(&f[0], "gain_pct"), "+1");
+        assert_eq!(param(&f[0], "lever"), "@bandwidth.lever.bytes");
+        // Still gaining at the top: not a plateau.
+        let scaling = thread_sweep(&[(1, 7.9), (2, 14.6), (4, 24.1), (6, 26.8), (8, 27.4)]);
+        assert!(crate::diagnose::apply(rule, &ev(vec![scaling])).is_empty());
+        // More threads that lose are the threads rule's, not a ceiling.
+        let slower = thread_sweep(&[(4, 12.0), (8, 12.1), (16, 9.0)]);
+        assert!(crate::diagnose::apply(rule, &ev(vec![slower])).is_empty());
+        // With layers on a GPU, the GPU sets the pace.
+        let offloaded = Run {
+            offload: Some(crate::evidence::Offload {
+                gpu_layers: Some(20),
+                model_layers: Some(41),
+                ..Default::default()
+            }),
+            ..flat
+        };
+        assert!(crate::diagnose::apply(rule, &ev(vec![offloaded])).is_empty());
     }
 }

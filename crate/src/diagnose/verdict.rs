@@ -152,6 +152,7 @@ pub const VERDICT_PARAMS: &[&str] = &[
     "flags",
     "input",
     "last_tok_s",
+    "lever",
     "line",
     "little_clock_ratio",
     "little_share",
@@ -827,16 +828,21 @@ fn healthy(ev: &Evidence, views: &Views, findings: &[Finding]) -> Vec<Phrase> {
     }
     let mut out = vec![Phrase::new("verdict.healthy", Vec::new())];
     if let Some(f) = findings.iter().find(|f| f.id == "bandwidth.at-ceiling") {
-        out.push(if f.variant() == Some("sweep") {
-            Phrase::new(
+        out.push(match f.variant() {
+            Some("sweep") => Phrase::new(
                 "verdict.healthy.at-ceiling-sweep",
                 vec![
                     ("runs", param(f, "runs")),
                     ("achieved_gbps", param(f, "achieved_gbps")),
                 ],
-            )
-        } else {
-            Phrase::new(
+            ),
+            Some("threads") => Phrase::new(
+                "verdict.healthy.at-ceiling-threads",
+                ["few", "many", "few_tok_s", "many_tok_s"]
+                    .map(|k| (k, param(f, k)))
+                    .to_vec(),
+            ),
+            _ => Phrase::new(
                 "verdict.healthy.at-ceiling",
                 vec![
                     ("achieved_gbps", param(f, "achieved_gbps")),
@@ -844,7 +850,7 @@ fn healthy(ev: &Evidence, views: &Views, findings: &[Finding]) -> Vec<Phrase> {
                     ("peak_gbps", param(f, "peak_gbps")),
                     ("pct_of_peak", param(f, "pct_of_peak")),
                 ],
-            )
+            ),
         });
         out.push(match num(f, "smaller_tok_s") {
             Some(_) => Phrase::new(
@@ -854,6 +860,9 @@ fn healthy(ev: &Evidence, views: &Views, findings: &[Finding]) -> Vec<Phrase> {
                     ("smaller_tok_s", param(f, "smaller_tok_s")),
                 ],
             ),
+            None if param(f, "lever") == "@bandwidth.lever.bytes" => {
+                Phrase::new("verdict.healthy.lever-bytes", Vec::new())
+            }
             None => Phrase::new("verdict.healthy.lever-model", Vec::new()),
         });
     }

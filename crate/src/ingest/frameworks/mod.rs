@@ -22,6 +22,7 @@ pub mod ncnn;
 pub mod ollama;
 pub mod onnxruntime;
 pub mod runs;
+pub mod sweep_prose;
 pub mod sweep_table;
 pub mod system_info;
 pub mod tflite;
@@ -96,6 +97,12 @@ pub const PARSERS: &[Spec] = &[
     Spec {
         keywords: &[sweep_table::KEYWORDS, TABLE_ROWS],
         make: |fw| Box::new(sweep_table::SweepTable::new(fw)),
+    },
+    // The same sweeps typed as prose lines, also before the generic reader, which would read a
+    // line's speed without its thread count.
+    Spec {
+        keywords: &[sweep_prose::KEYWORDS],
+        make: |fw| Box::new(sweep_prose::SweepProse::new(fw)),
     },
     // Last: it reads only the lines that none of the above took.
     Spec {
