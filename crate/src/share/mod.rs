@@ -226,7 +226,7 @@ pub fn encode(report: &Value, raw: &[RawInput], budget: usize) -> Result<Encoded
         if fragment.len() <= budget {
             return finish(fragment, full_bytes, step, omitted);
         }
-        if shortest.as_ref().is_none_or(|s| fragment.len() < s.3) {
+        if shortest.as_ref().map_or(true, |s| fragment.len() < s.3) {
             shortest = Some((env, omitted, step, fragment.len()));
         }
     }
