@@ -33,9 +33,34 @@ pub fn size_of_mib(mib: f64) -> String {
     size(mib * 1024.0 * 1024.0)
 }
 
+/// A parameter count as model names write it: `7B`, `0.5B`, `360M`.
+pub fn params(count: f64) -> String {
+    if !count.is_finite() || count <= 0.0 {
+        return "?".into();
+    }
+    let (v, unit) = if count >= 1e9 {
+        (count / 1e9, "B")
+    } else {
+        (count / 1e6, "M")
+    };
+    // `7B`, not `7.0B`; `1.5B` keeps its tenth.
+    let text = format!("{v:.2}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    format!("{text}{unit}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parameter_counts_read_as_model_names_write_them() {
+        assert_eq!(params(7e9), "7B");
+        assert_eq!(params(0.5e9), "500M");
+        assert_eq!(params(1.5e9), "1.5B");
+        assert_eq!(params(360e6), "360M");
+        assert_eq!(params(f64::NAN), "?");
+    }
 
     #[test]
     fn sizes_read_as_their_log_would_print_them() {

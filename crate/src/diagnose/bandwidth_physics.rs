@@ -26,7 +26,7 @@
 //!   weights' place known. A hint, not a proof: the other layers say where the time went.
 
 use super::bandwidth::fmt;
-use super::run_facts::{decode_tok_s, quant_bits, run_ref};
+use super::run_facts::{decode_tok_s, params_from_name, quant_bits, quant_bits_from_name, run_ref};
 use super::{Finding, Quote, Severity};
 use crate::evidence::{Evidence, Run};
 use crate::kernel::ceiling::expected_tok_s;
@@ -68,13 +68,17 @@ struct Achieved<'a> {
     /// GB/s.
     gbps: f64,
     bits: Option<f64>,
+    /// The parameter count behind `bytes` when only the model's file name gave it.
+    named_params: Option<f64>,
 }
 
-/// Bits per weight: as the log states them, else from the quant, else from size and params.
+/// Bits per weight: as the log states them, else from the quant, else from size and params,
+/// else from the quant the model's file name states.
 fn bits_of(run: &Run) -> Option<f64> {
     run.bits_per_weight
         .or_else(|| quant_bits(run.quant.as_deref()?))
         .or_else(|| Some(run.model_bytes? as f64 * 8.0 / run.params?))
+        .or_else(|| quant_bits_from_name(run.model.as_deref()?))
         .filter(|b| b.is_finite() && *b > 0.5 && *b <= 32.0)
 }
 
@@ -89,10 +93,15 @@ fn achieved(run: &Run) -> Option<Achieved<'_>> {
     }
     let tok_s = decode_tok_s(run).filter(|t| t.is_finite() && *t > 0.0)?;
     let bits = bits_of(run);
+    // A size the log states beats one told from the model's name, which is an estimate.
+    let named_params = match (run.model_bytes, run.params) {
+        (None, None) => params_from_name(run.model.as_deref()?),
+        _ => None,
+    };
     let bytes = run
         .model_bytes
         .map(|b| b as f64)
-        .or_else(|| Some(run.params? * bits? / 8.0))
+        .or_else(|| Some(run.params.or(named_params)? * bits? / 8.0))
         .filter(|b| b.is_finite() && *b > 1e6)?;
     Some(Achieved {
         run,
@@ -100,6 +109,7 @@ fn achieved(run: &Run) -> Option<Achieved<'_>> {
         tok_s,
         gbps: bytes * tok_s / 1e9,
         bits,
+        named_params,
     })
 }
 
@@ -135,14 +145,19 @@ fn lever_of(bits: Option<f64>, tok_s: f64) -> Vec<(&'static str, String)> {
 }
 
 fn quote(a: &Achieved) -> Quote {
-    Quote::phrase(
-        "quote.bandwidth.achieved",
-        vec![
-            ("tok_s", fmt(a.tok_s)),
-            ("model_size", crate::figures::size(a.bytes)),
-            ("achieved_gbps", fmt(a.gbps)),
-        ],
-    )
+    let mut params = vec![
+        ("tok_s", fmt(a.tok_s)),
+        ("model_size", crate::figures::size(a.bytes)),
+        ("achieved_gbps", fmt(a.gbps)),
+    ];
+    match (a.named_params, a.bits) {
+        (Some(p), Some(bits)) => {
+            params.push(("params", crate::figures::params(p)));
+            params.push(("bits", fmt(bits)));
+            Quote::phrase("quote.bandwidth.achieved-named", params)
+        }
+        _ => Quote::phrase("quote.bandwidth.achieved", params),
+    }
 }
 
 fn device_params(d: &RunDevice) -> Vec<(&'static str, String)> {
@@ -174,9 +189,9 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
             ("tok_s", fmt(a.tok_s)),
             ("model_size", crate::figures::size(a.bytes)),
             ("achieved_gbps", fmt(a.gbps)),
-            ("pct_of_peak", format!("{:.0}", 100.0 * of_peak)),
+            ("pct_of_peak", pct(of_peak)),
             ("expected_tok_s", fmt(expected)),
-            ("pct_of_expected", format!("{:.0}", 100.0 * of_expected)),
+            ("pct_of_expected", pct(of_expected)),
         ];
         params.extend(device_params(&d));
         let (id, severity) = if of_peak > ABOVE_PEAK {
@@ -327,6 +342,17 @@ fn sweep(ev: &Evidence, runs: &[Achieved]) -> Option<Finding> {
         lines: Vec::new(),
         lines_truncated: false,
     })
+}
+
+/// A share as a percentage: whole numbers, and two decimals under 1% (a run at 0.03% of its
+/// memory is not at "0%").
+fn pct(share: f64) -> String {
+    let p = 100.0 * share;
+    if p < 0.995 {
+        format!("{p:.2}")
+    } else {
+        format!("{p:.0}")
+    }
 }
 
 fn min_max(it: impl Iterator<Item = f64>) -> (f64, f64) {

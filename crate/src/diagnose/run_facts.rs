@@ -113,6 +113,63 @@ pub fn quant_bits(quant: &str) -> Option<f64> {
         .map(|(_, b)| *b)
 }
 
+/// The parameter count a model's file name states (`llama-2-7b-chat`, `Qwen2.5-0.5B-Instruct`,
+/// `smollm-360m`), for runs whose log gives none. `None` for a mixture of experts (`8x7B`,
+/// `30B-A3B`), whose tokens read only some of the weights, and for names with two counts.
+pub fn params_from_name(name: &str) -> Option<f64> {
+    static RE: std::sync::OnceLock<(regex::Regex, regex::Regex)> = std::sync::OnceLock::new();
+    let (count, moe) = RE.get_or_init(|| {
+        (
+            regex::Regex::new(r"(?i)(?:^|[^a-z0-9.])(\d{1,4}(?:\.\d{1,2})?)([bm])(?:[^a-z0-9]|$)")
+                .expect("parameter count pattern compiles"),
+            regex::Regex::new(
+                r"(?i)\d\s*x\s*\d+(?:\.\d+)?b|[^a-z0-9]a\d+(?:\.\d+)?b(?:[^a-z0-9]|$)|moe",
+            )
+            .expect("mixture pattern compiles"),
+        )
+    });
+    // The file name, not the folders (`models/7B/ggml-model-q4_0.bin` names it there too).
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    if moe.is_match(name) {
+        return None;
+    }
+    let mut counts = count.captures_iter(base).filter_map(|c| {
+        let v: f64 = c[1].parse().ok()?;
+        let mul = if c[2].eq_ignore_ascii_case("b") {
+            1e9
+        } else {
+            1e6
+        };
+        Some(v * mul)
+    });
+    let first = counts.next().or_else(|| {
+        // `models/7B/ggml-model-q4_0.bin`: the count is the folder's.
+        count.captures_iter(name).find_map(|c| {
+            Some(
+                c[1].parse::<f64>().ok()?
+                    * if c[2].eq_ignore_ascii_case("b") {
+                        1e9
+                    } else {
+                        1e6
+                    },
+            )
+        })
+    })?;
+    if counts.any(|v| v != first) {
+        return None;
+    }
+    Some(first).filter(|p| (1e7..=2e12).contains(p))
+}
+
+/// Bits per weight of the quant a model's file name states (`…-7b-chat.Q4_K_M.gguf`,
+/// `ggml-model-q4_0.bin`).
+pub fn quant_bits_from_name(name: &str) -> Option<f64> {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    base.split(['.', '-', ' '])
+        .filter(|t| t.len() >= 3)
+        .find_map(quant_bits)
+}
+
 /// Decode tok/s of a run: its decode phase, else its `tg` bench rows' best.
 pub fn decode_tok_s(run: &Run) -> Option<f64> {
     run.decode.as_ref().and_then(|d| d.tok_s).or_else(|| {
@@ -189,5 +246,26 @@ mod tests {
         assert_eq!(weight_mib(&run(1210.6, 645.75)), Some(1210.6));
         // The mapped part is only the rest: the repacked tensors live in the repack buffer.
         assert_eq!(weight_mib(&run(292.36, 926.81)), Some(292.36 + 926.81));
+    }
+
+    #[test]
+    fn parameter_counts_and_quants_from_model_names() {
+        let p = params_from_name;
+        assert_eq!(p("llama-2-7b-chat.Q4_K_M.gguf"), Some(7e9));
+        assert_eq!(p("Qwen2.5-0.5B-Instruct-q4f16_1-MLC"), Some(0.5e9));
+        assert_eq!(p("smollm-360m-instruct.gguf"), Some(360e6));
+        assert_eq!(p("models/7B/ggml-model-q4_0.bin"), Some(7e9));
+        assert_eq!(p("/data/Meta-Llama-3.1-8B-Instruct-Q8_0.gguf"), Some(8e9));
+        // Mixtures read only some weights per token; names without a count say nothing.
+        assert_eq!(p("mixtral-8x7b-instruct-v0.1.Q4_K_M.gguf"), None);
+        assert_eq!(p("Qwen3-30B-A3B-Q4_K_M.gguf"), None);
+        assert_eq!(p("gemma-3n-E4B-it-int4.task"), None);
+        assert_eq!(p("phi-2.Q4_0.gguf"), None);
+        assert_eq!(p("model-7b-distilled-from-70b.gguf"), None);
+        let q = quant_bits_from_name;
+        assert_eq!(q("llama-2-7b-chat.Q4_K_M.gguf"), Some(4.6));
+        assert_eq!(q("models/7B/ggml-model-q4_0.bin"), Some(4.5));
+        assert_eq!(q("gemma-2b-it-f16.gguf"), Some(16.0));
+        assert_eq!(q("llama-2-7b-chat-instruct.gguf"), None);
     }
 }

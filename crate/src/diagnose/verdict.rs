@@ -783,14 +783,13 @@ fn headline(
                 Some(_) => "verdict.lead.sized",
                 None => "verdict.lead",
             };
-            out.push(Phrase::new(
-                key,
-                vec![
-                    ("cause", format!("@verdict.cause.{}.title", c.layer.id())),
-                    ("finding", format!("@{}", f.text_key("title"))),
-                    ("factor", c.factor.map(fmt_factor).unwrap_or_default()),
-                ],
-            ));
+            let mut params = vec![
+                ("cause", format!("@verdict.cause.{}.title", c.layer.id())),
+                ("finding", format!("@{}", f.text_key("title"))),
+                ("factor", c.factor.map(fmt_factor).unwrap_or_default()),
+            ];
+            params.extend(title_params(f));
+            out.push(Phrase::new(key, params));
             if serious.len() > 1 {
                 let rest: Vec<String> = serious[1..]
                     .iter()
@@ -808,6 +807,22 @@ fn headline(
         None => out.extend(healthy(ev, views, findings)),
     }
     out
+}
+
+/// The lead finding's parameters that its title names: the headline renders that title
+/// ("Decode uses {pct_of_peak}% of the {device}'s memory bandwidth"), so they travel with it.
+fn title_params(f: &Finding) -> Vec<(&'static str, String)> {
+    let Some(title) = crate::catalogue::entries().get(&f.text_key("title")) else {
+        return Vec::new();
+    };
+    f.params
+        .iter()
+        .filter(|(k, _)| {
+            let slot = format!("{{{k}}}");
+            title.en.contains(&slot) || title.zh.contains(&slot)
+        })
+        .cloned()
+        .collect()
 }
 
 /// The headline when nothing slows decoding: the numbers that show it.

@@ -93,10 +93,18 @@ pub fn impact_label(lang: Lang, impact: &Impact) -> String {
 }
 
 pub fn phrase(lang: Lang, p: &Phrase) -> String {
+    // A phrase a parameter names (a finding's title) fills its slots from this phrase's own
+    // plain parameters.
+    let plain: Vec<(&str, &str)> = p
+        .params
+        .iter()
+        .filter(|(_, v)| !v.starts_with('@'))
+        .map(|(k, v)| (*k, v.as_str()))
+        .collect();
     let resolved: Vec<(&str, String)> = p
         .params
         .iter()
-        .map(|(k, v)| (*k, resolve(lang, v)))
+        .map(|(k, v)| (*k, resolve_with(lang, v, &plain)))
         .collect();
     let params: Vec<(&str, &str)> = resolved.iter().map(|(k, v)| (*k, v.as_str())).collect();
     catalogue::text(lang, p.key, &params)
@@ -104,13 +112,18 @@ pub fn phrase(lang: Lang, p: &Phrase) -> String {
 
 /// A parameter value: `@key` is a catalogue phrase, `@a|@b` a list of them, else itself.
 pub fn resolve(lang: Lang, v: &str) -> String {
+    resolve_with(lang, v, &[])
+}
+
+/// [`resolve`], filling the phrases' slots from `params`.
+fn resolve_with(lang: Lang, v: &str, params: &[(&str, &str)]) -> String {
     if !v.starts_with('@') {
         return v.to_string();
     }
     let sep = catalogue::text(lang, "verdict.list-sep", &[]);
     v.split('|')
         .map(|part| match part.strip_prefix('@') {
-            Some(key) => catalogue::text(lang, key, &[]),
+            Some(key) => catalogue::text(lang, key, params),
             None => part.to_string(),
         })
         .collect::<Vec<_>>()

@@ -118,8 +118,20 @@ fn is_gpu_buffer(name: &str) -> bool {
 }
 
 /// Where the run's weights sit by its model buffers: `Some(true)` on a GPU (90% or more of them),
-/// `Some(false)` on the CPU side (90% or more), `None` when split or not stated.
+/// `Some(false)` on the CPU side (90% or more), `None` when split or not stated. Logs that print
+/// no buffers (llama.cpp before late 2023) place them by the offloaded layer count.
 fn weights_on_gpu(run: &Run) -> Option<bool> {
+    weights_on_gpu_by_buffers(run).or_else(|| {
+        let o = run.offload.as_ref()?;
+        if o.all_layers() {
+            Some(true)
+        } else {
+            (o.gpu_layers == Some(0)).then_some(false)
+        }
+    })
+}
+
+fn weights_on_gpu_by_buffers(run: &Run) -> Option<bool> {
     let models: Vec<(&String, f64)> = run
         .buffers_mib
         .iter()
