@@ -265,7 +265,6 @@ fn thread_plateau(ev: &Evidence, run: &Run) -> Option<Finding> {
             "gain_pct",
             format!("{:+.0}", 100.0 * (many_tok_s / knee_tok_s - 1.0)),
         ),
-        ("tok_s", fmt(best)),
     ];
     params.extend(lever_of(bits_of(run), best));
     Some(Finding {
