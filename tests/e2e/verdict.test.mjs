@@ -99,6 +99,12 @@ const CASES = [
     numbers: [/Only part of the model is on the GPU/, /2\.5×/],
   },
   {
+    name: 'an ollama engine log that offloads no layer and names no GPU',
+    files: ['samples/logs/ollama-engine-no-gpu-layers.journal.log'],
+    cause: 'build',
+    numbers: [/No layer is on a GPU/],
+  },
+  {
     name: 'a thread sweep typed as a markdown table',
     files: ['samples/logs/sweep-threads-markdown.md'],
     cause: 'threads',
@@ -215,6 +221,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/tflite-nnapi-partitions.logcat.txt', /只有部分计算图在加速器上运行/],
     ['samples/logs/tflite-gpu-op-profile.txt', /部分推理时间花在 CPU 上/],
     ['samples/logs/sweep-threads-prose.md', /解码受内存带宽限制：在 8 线程后不再变快/],
+    ['samples/logs/ollama-engine-no-gpu-layers.journal.log', /没有任何层在 GPU 上/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
     await analyze(page, [file]);

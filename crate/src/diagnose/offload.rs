@@ -15,7 +15,7 @@
 use super::run_facts::{framework_label, is_repack, run_ref};
 use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
-use crate::evidence::{Evidence, NoGpu, Offload, Run};
+use crate::evidence::{Evidence, Framework, NoGpu, Offload, Run};
 use crate::views::Views;
 
 pub const IDS: &[&str] = &["offload.gpu-unused", "offload.partial"];
@@ -190,7 +190,11 @@ fn placement(run: &Run) -> Placement {
         };
     }
     let ollama_gpu = o.library.as_deref().is_some_and(|l| l != "cpu");
-    let counted = gpu_evidence || ollama_gpu || model_buffers(run).next().is_none();
+    // ollama ships GPU runners only, and names its buffers itself: its count needs no GPU
+    // buffer beside it, unlike llama.cpp's, which a CPU-only build prints too.
+    let ollama = run.framework == Some(Framework::Ollama);
+    let unbuffered = model_buffers(run).next().is_none();
+    let counted = gpu_evidence || ollama_gpu || unbuffered || ollama;
     if let Some((n, m)) = layers.filter(|_| counted && !any_rpc(run)) {
         if n == 0 && (gpu_evidence || ollama_gpu) {
             let device = run
@@ -207,6 +211,14 @@ fn placement(run: &Run) -> Placement {
             return Placement::Unused {
                 variant: Some(variant),
                 extra: vec![("device", device), ("model_layers", m.to_string())],
+            };
+        }
+        // No device, no buffer: the count is all the log says (ollama's engine prints it beside
+        // its own memory lines; llama.cpp before late 2023 only with a GPU backend built in).
+        if n == 0 && (unbuffered || ollama) {
+            return Placement::Unused {
+                variant: Some("layers-no-device"),
+                extra: vec![("model_layers", m.to_string())],
             };
         }
         if n > 0 && n < m {

@@ -165,6 +165,17 @@ impl Ollama {
                 return;
             }
             self.no_gpu = Some((NoGpu::Disabled, at, msg.to_string()));
+        } else if what == "model weights" {
+            // The engine's memory summary (ml/backend.go, from late 2025): one line per device
+            // that holds weights, the model buffers llama.cpp prints, in ollama's words.
+            let device = field(msg, "device").filter(|d| !d.is_empty());
+            if let (Some(device), Some(size)) = (device, field(msg, "size").and_then(bytes)) {
+                let run = runs.run(FW, at);
+                *run.buffers_mib
+                    .entry(format!("{device} model"))
+                    .or_insert(0.0) += size as f64 / (1024.0 * 1024.0);
+            }
+            return;
         } else if let Some(library) = what.strip_prefix("offload to ") {
             self.offload_to(library, msg, at, runs);
             return;
@@ -322,5 +333,22 @@ qwen2.5:0.5b      a8b0c5157701    1.4 GB    100% GPU           Forever",
         assert_eq!(ps[0].model.as_deref(), Some("llama3.1:8b"));
         assert_eq!(ps[0].offload.as_ref().unwrap().cpu_pct, Some(38.0));
         assert_eq!(ps[1].offload.as_ref().unwrap().cpu_pct, Some(0.0));
+    }
+
+    #[test]
+    fn the_engine_memory_summary_gives_the_model_buffers_per_device() {
+        let runs = parse(
+            r#"time=2026-01-10T10:00:00.000Z level=INFO source=ggml.go:494 msg="offloaded 30/49 layers to GPU"
+time=2026-01-10T10:00:00.001Z level=INFO source=device.go:245 msg="model weights" device=CUDA0 size="5.2 GiB"
+time=2026-01-10T10:00:00.001Z level=INFO source=device.go:245 msg="model weights" device=CPU size="3.4 GiB"
+time=2026-01-10T10:00:00.001Z level=INFO source=device.go:256 msg="kv cache" device=CUDA0 size="1.0 GiB""#,
+        );
+        assert_eq!(runs.len(), 1);
+        let b = &runs[0].buffers_mib;
+        assert_eq!(b.len(), 2, "{b:?}");
+        assert!((b["CUDA0 model"] - 5.2 * 1024.0).abs() < 0.5);
+        assert!((b["CPU model"] - 3.4 * 1024.0).abs() < 0.5);
+        let o = runs[0].offload.as_ref().expect("offload");
+        assert_eq!((o.gpu_layers, o.model_layers), (Some(30), Some(49)));
     }
 }
