@@ -10,7 +10,10 @@
 //! - `msg="starting llama server" cmd="… --n-gpu-layers 20 --threads 8 …"` (`starting runner`
 //!   since 2025); its runner's own llama.cpp lines, and since 2025 the Go engine's
 //!   `msg="offloaded 20/33 layers to GPU"`, are read by the llama.cpp parser into the same run;
-//! - `msg="server config" env="map[… OLLAMA_LLM_LIBRARY:cpu …]"`: settings that turn the GPU off.
+//! - `msg="server config" env="map[… OLLAMA_LLM_LIBRARY:cpu …]"`: settings that turn the GPU off;
+//! - `msg="model weights" device=CUDA0 size="5.2 GiB"` (the Go engine's memory summary, one line
+//!   per device holding weights, `CPU` for system RAM): the model buffers, as llama.cpp's
+//!   `CUDA0 model buffer size` lines would give them.
 //!
 //! `ollama ps` prints `NAME ID SIZE PROCESSOR [CONTEXT] UNTIL`, the processor as `100% GPU`,
 //! `100% CPU` or `48%/52% CPU/GPU` (the model's bytes in system RAM against VRAM).
