@@ -499,6 +499,7 @@ fn unsized_basis_of(f: &Finding) -> Option<Phrase> {
         ("power.gpu-state", _) => "verdict.basis.gpu-state-unsized",
         ("power.saver-mode", _) | ("power.wall", Some("mode")) => "verdict.basis.mode-unsized",
         ("offload.gpu-idle", _) => "verdict.basis.gpu-idle-unsized",
+        ("offload.gpu-unused", _) => "verdict.basis.gpu-unused-unsized",
         ("offload.graph-splits", _) => "verdict.basis.splits-unsized",
         ("offload.partitioned", Some("executorch")) => "verdict.basis.partition-unsized-etdump",
         ("offload.partitioned", _) => "verdict.basis.partition-unsized",
@@ -608,7 +609,7 @@ pub fn build(ev: &Evidence, views: &Views, findings: &[Finding]) -> Verdict {
     let gap = gap(findings, &causes);
     let runs = run_numbers(ev, findings);
     let headline = headline(ev, views, findings, &causes, gap.as_ref(), &runs);
-    let next = next_steps(ev, &causes);
+    let next = next_steps(ev, &causes, findings);
     Verdict {
         headline,
         runs,
@@ -906,7 +907,7 @@ fn healthy(ev: &Evidence, views: &Views, findings: &[Finding]) -> Vec<Phrase> {
 }
 
 /// What would decide what the inputs leave open: the kinds of input not given.
-fn next_steps(ev: &Evidence, causes: &[Cause]) -> Vec<Phrase> {
+fn next_steps(ev: &Evidence, causes: &[Cause], findings: &[Finding]) -> Vec<Phrase> {
     let mut out = Vec::new();
     let has = |l: Layer| causes.iter().any(|c| c.layer == l);
     let failed = causes
@@ -926,6 +927,24 @@ fn next_steps(ev: &Evidence, causes: &[Cause]) -> Vec<Phrase> {
         .any(|p| p.split.delegate != crate::evidence::EXECUTORCH_SPLIT);
     if profilable && ev.op_profiles.is_empty() {
         out.push(Phrase::new("verdict.add.op-profile", Vec::new()));
+    }
+    // No layer on a GPU, and no GPU named: the server's start says whether one was found.
+    if findings
+        .iter()
+        .any(|f| f.id == "offload.gpu-unused" && f.variant == Some("layers-no-device"))
+    {
+        out.push(Phrase::new("verdict.add.startup-log", Vec::new()));
+    }
+    // Where the weights sit decides first: a trace or telemetry of a run on the wrong device
+    // says nothing about the fix.
+    let placement_first = causes.first().is_some_and(|c| {
+        c.severity != Severity::Info
+            && findings
+                .get(c.lead)
+                .is_some_and(|f| matches!(f.id, "offload.gpu-unused" | "offload.partial"))
+    });
+    if placement_first {
+        return out;
     }
     // A run at its memory's ceiling with nothing else wrong is answered: where the threads ran
     // or how the clock moved cannot make it faster.
