@@ -173,6 +173,9 @@ fn device_params(d: &RunDevice) -> Vec<(&'static str, String)> {
 pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     let runs: Vec<Achieved> = ev.runs.iter().filter_map(achieved).collect();
     let mut out: Vec<Finding> = Vec::new();
+    // Runs of several sizes at one bandwidth say it for all of them: one run's own figure
+    // would name only the first row of the sweep, and its lever would not be the fastest's.
+    let mut swept = sweep(ev, &runs);
     let mut far_below = false;
     // One finding of each kind per input: a server log's requests, or a bundle's repeated runs,
     // say the same thing, and the first says it where it starts.
@@ -197,6 +200,9 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
         let (id, severity) = if of_peak > ABOVE_PEAK {
             (IDS[1], Severity::Warning)
         } else if of_expected >= AT_EXPECTED && of_peak >= AT_PEAK_FLOOR {
+            if swept.is_some() {
+                continue;
+            }
             params.extend(lever(a));
             (IDS[0], Severity::Info)
         } else if d.placed && of_expected < FAR_BELOW_EXPECTED {
@@ -221,9 +227,10 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
         });
     }
     if !far_below && !out.iter().any(|f| f.id == IDS[0]) {
-        out.extend(sweep(ev, &runs));
+        out.extend(swept.take());
     }
-    if !far_below && !out.iter().any(|f| f.id == IDS[0]) {
+    // Beside a device's figure too: it answers "why are more threads not faster?".
+    if !far_below {
         out.extend(ev.runs.iter().find_map(|r| thread_plateau(ev, r)));
     }
     out

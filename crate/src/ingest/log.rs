@@ -12,6 +12,7 @@ use super::frameworks::{Frameworks, ParserMask, ALL_PARSERS, PARSERS};
 use super::lines::Line;
 use super::lscpu::Lscpu;
 use super::op_profile::OpProfiles;
+use super::prose_facts::ProseFacts;
 use super::telemetry::power_state::{self, PowerStates};
 use super::wrapper;
 use super::LineParser;
@@ -44,6 +45,8 @@ pub struct LogParser {
     states: PowerStates,
     /// Operator profiles: `benchmark_model`'s tables, ONNX Runtime's profile events.
     profiles: OpProfiles,
+    /// The model file and the machine a user names around the log.
+    prose: ProseFacts,
 }
 
 impl LogParser {
@@ -63,6 +66,7 @@ impl LogParser {
             in_lscpu: false,
             states: PowerStates::default(),
             profiles: OpProfiles::default(),
+            prose: ProseFacts::default(),
         }
     }
 }
@@ -164,6 +168,7 @@ impl LineParser for LogParser {
             return;
         }
         self.first_lines.add(line.number, text);
+        self.prose.line(message, &mut ev.sched.hints);
         self.limits
             .line(self.input, line.number, message, &mut ev.sched.hints);
         // `grep MHz /proc/cpuinfo` or lscpu's clock lines, pasted beside the run.
@@ -303,7 +308,13 @@ impl LineParser for LogParser {
             if !tables.is_empty() {
                 ev.problem_lines(self.input, ProblemCode::TableNotMapped, &tables);
             }
-            ev.runs.extend(collected.runs);
+            let mut runs = collected.runs;
+            if let Some(model) = self.prose.model() {
+                for r in runs.iter_mut().filter(|r| r.model.is_none()) {
+                    r.model = Some(model.to_string());
+                }
+            }
+            ev.runs.extend(runs);
             if collected.dropped > 0 {
                 ev.problem_count(
                     self.input,

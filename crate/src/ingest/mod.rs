@@ -23,6 +23,7 @@ pub mod max_freq_list;
 pub mod op_profile;
 pub mod perf_data;
 pub mod perf_stat;
+pub mod prose_facts;
 pub mod sched_timehist;
 pub mod snapshot;
 pub mod sniff;

@@ -1,0 +1,147 @@
+//! Facts users write around a pasted log rather than inside it: the model file they ran
+//! (`Running llama-2-70b-chat.Q4_K_M.gguf on …`) and the machine's memory or SoC (`64GB
+//! DDR4-3200 dual channel`, `Snapdragon 8 Gen 2`, `Raspberry Pi 5`). The log's own lines say
+//! these when they can and always win: a model name fills only a run that has none, and a
+//! hardware line is only a name the device table may recognise (`views::memory_bandwidth`).
+
+use crate::evidence::sched::TopologyHints;
+use regex::Regex;
+use std::sync::OnceLock;
+
+/// Distinct model files kept: more than one means the text names several, and none is used.
+const MAX_MODELS: usize = 2;
+/// Hardware lines kept per input.
+const MAX_HARDWARE: usize = 3;
+/// Longer lines are not a sentence about a machine (a dump, a base64 blob).
+const MAX_LINE: usize = 400;
+
+/// Words that name a machine's memory or SoC, lowercased.
+const HARDWARE: &[&str] = &[
+    "ddr4-",
+    "ddr4 ",
+    "ddr5-",
+    "ddr5 ",
+    "lpddr",
+    "snapdragon",
+    "dimensity",
+    "exynos",
+    "kirin",
+    "tensor g",
+    "apple m",
+    "raspberry pi",
+    "rk3588",
+    "rk3399",
+    "rk3576",
+    "jetson",
+    "orin",
+];
+
+/// A memory configuration the table's dual-channel entries would overstate or understate: the
+/// table keys DDR speeds alone, as two channels.
+const OTHER_CHANNELS: &[&str] = &[
+    "single channel",
+    "single-channel",
+    "quad",
+    "octa",
+    "4-channel",
+    "6-channel",
+    "8-channel",
+    "12-channel",
+    "4 channel",
+    "8 channel",
+    "threadripper",
+    "epyc",
+    "xeon",
+];
+
+fn model_file() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(
+            r"(?i)(?:^|[\s`'\x22(/\\:=])([\w.+-]{3,120}\.(?:gguf|ggml|ggmlv3\.bin|safetensors|pte|tflite|task|litertlm|mnn|onnx))(?:[\s`'\x22),:;]|$)",
+        )
+        .expect("model file pattern compiles")
+    })
+}
+
+#[derive(Debug, Default)]
+pub struct ProseFacts {
+    models: Vec<String>,
+    hardware: usize,
+}
+
+impl ProseFacts {
+    /// One message (already unwrapped).
+    pub fn line(&mut self, message: &str, hints: &mut TopologyHints) {
+        if message.len() > MAX_LINE {
+            return;
+        }
+        for c in model_file().captures_iter(message) {
+            let name = c[1].to_string();
+            if !self.models.contains(&name) && self.models.len() <= MAX_MODELS {
+                self.models.push(name);
+            }
+        }
+        if self.hardware < MAX_HARDWARE {
+            let lower = message.to_ascii_lowercase();
+            if OTHER_CHANNELS.iter().any(|w| lower.contains(w)) {
+                return;
+            }
+            // The clause that names the hardware, as the report quotes it: `64GB DDR4-3200`,
+            // not the whole sentence.
+            let clause = message.split([',', ';', '(', ')']).find(|c| {
+                let c = format!("{} ", c.to_ascii_lowercase());
+                HARDWARE.iter().any(|w| c.contains(w))
+            });
+            if let Some(clause) = clause {
+                hints.note_device_name(clause.trim());
+                self.hardware += 1;
+            }
+        }
+    }
+
+    /// The one model file the text names, if it names exactly one.
+    pub fn model(&self) -> Option<&str> {
+        match self.models.as_slice() {
+            [one] => Some(one),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> (ProseFacts, TopologyHints) {
+        let mut p = ProseFacts::default();
+        let mut h = TopologyHints::default();
+        for l in text.lines() {
+            p.line(l, &mut h);
+        }
+        (p, h)
+    }
+
+    #[test]
+    fn the_model_and_the_memory_a_user_names() {
+        let (p, h) = read(
+            "Running llama-2-70b-chat.Q4_K_M.gguf with llama.cpp on a Ryzen 9 5950X, 64GB DDR4-3200 (dual channel).\n\
+             ./main -m models/llama-2-70b-chat.Q4_K_M.gguf -n 128",
+        );
+        assert_eq!(p.model(), Some("llama-2-70b-chat.Q4_K_M.gguf"));
+        assert_eq!(h.device_names.len(), 1);
+        assert_eq!(h.device_names, ["64GB DDR4-3200"]);
+    }
+
+    #[test]
+    fn two_models_or_another_channel_count_say_nothing() {
+        let (p, h) = read(
+            "compared mistral-7b.Q4_0.gguf and llama-2-13b.Q4_0.gguf\n\
+             Threadripper 3990X, 256 GB DDR4-3200 in 8-channel",
+        );
+        assert_eq!(p.model(), None);
+        assert!(h.device_names.is_empty());
+        let (p, _) = read("see /usr/local/bin/ollama and https://example.com/x.html");
+        assert_eq!(p.model(), None);
+    }
+}
