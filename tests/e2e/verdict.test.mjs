@@ -117,6 +117,12 @@ const CASES = [
     numbers: [/bandwidth-bound/, /68\.0 GB\/s/, /DDR5-6000/],
   },
   {
+    name: 'a CPU-only question with its timings: is this just my memory?',
+    files: ['samples/logs/llama-cpu-ddr4-70b-question.md'],
+    cause: null,
+    numbers: [/1\.09 tok\/s/, /bandwidth-bound/, /DDR4-3200/],
+  },
+  {
     name: 'more threads than a container may use',
     files: ['samples/logs/docker-cgroup-nproc-llama-server.txt'],
     cause: 'threads',

@@ -240,7 +240,25 @@ fn read(msg: &str) -> [Said; 2] {
             let (kind, tag) = kind_of(&pc);
             last = Some((kind, tag, label_at + pc.get(0).map_or(0, |m| m.start())));
         }
-        let Some((kind, tag, phase_at)) = last else {
+        // Prose names the phase after the figure: `about 1.1 tokens/s for generation`. Only
+        // within the figure's own clause, and only for this figure.
+        let trailing = || {
+            let rest = &lower[from..];
+            let end = rest
+                .find([',', '.', ';', '(', ')'])
+                .unwrap_or(rest.len())
+                .min(30);
+            let end = (0..=end)
+                .rev()
+                .find(|&i| rest.is_char_boundary(i))
+                .unwrap_or(0);
+            let pc = r.phase.captures(&rest[..end])?;
+            let (kind, tag) = kind_of(&pc);
+            Some((kind, tag, n.start()))
+        };
+        let Some((kind, tag, phase_at)) =
+            last.or_else(|| c.name("rate").is_some().then(trailing).flatten())
+        else {
             continue;
         };
         // `~79 ms per token`: an estimate in a note, not a measurement.
@@ -473,6 +491,20 @@ mod tests {
         let s = one("[stats] gen_tokens=128 decode_tps=18.9 tpot_ms=52.9 total_tps=21.1");
         assert_eq!((s[1].tokens, s[1].tok_s), (Some(128), Some(18.9)));
         assert_eq!(s[1].ms_per_token, Some(52.9));
+    }
+
+    #[test]
+    fn prose_names_the_phase_after_its_figure() {
+        // The figure's own clause names it; a later figure of someone else's machine does not
+        // take its place.
+        let s =
+            one("I only get about 1.1 tokens/s for generation, my friend gets 8 t/s on his Mac");
+        assert_eq!((s[0].tok_s, s[1].tok_s), (None, Some(1.1)));
+        let s = one("12.5 t/s prompt processing");
+        assert_eq!(s[0].tok_s, Some(12.5));
+        // Past the clause, or as far as a total, the phase is not the figure's.
+        let s = one("I get 40 t/s, but generation feels slow");
+        assert_eq!((s[0].tok_s, s[1].tok_s), (None, None));
     }
 
     #[test]
