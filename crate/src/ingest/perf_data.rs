@@ -224,6 +224,9 @@ fn structure_fits(b: &[u8]) -> bool {
         }
     }
     let [attrs, data, event_types] = sections;
+    if !aux_data_fits(&file, data) {
+        return false;
+    }
     // The feature bitmap: four words of the file's byte order. The table of (offset, size), one
     // per feature present in ascending order, follows the data section.
     let mut features = Vec::new();
@@ -267,6 +270,39 @@ fn structure_fits(b: &[u8]) -> bool {
     if section_of.contains_key(&(Feature::SIMPLEPERF_META_INFO.0 as usize)) {
         // simpleperf counts the (offset, size) of the ids inside `attr_size`.
         return ids_fit(attrs, attr_size, attr_size - 16);
+    }
+    true
+}
+
+/// `PERF_RECORD_AUXTRACE` records carry the size of the trace data that follows them, and the
+/// crate sizes a buffer from it before reading: each must fit in the data section (found by the
+/// `perf_data` fuzz target, an allocation of 100 TB). The walk stops where a header is damaged,
+/// which the crate reports itself.
+fn aux_data_fits(file: &Bytes<'_>, (off, size): (u64, u64)) -> bool {
+    const PERF_RECORD_AUXTRACE: u32 = 71;
+    let (Ok(mut at), Ok(end)) = (usize::try_from(off), usize::try_from(off + size)) else {
+        return false;
+    };
+    while at.saturating_add(8) <= end {
+        let (Some(kind), Some(sized)) = (file.u32_at(at, end), file.u32_at(at + 4, end)) else {
+            return true;
+        };
+        // `misc` then `size`, two u16 of the file's byte order, in the word after `type`.
+        let record = if file.le { sized >> 16 } else { sized & 0xffff } as usize;
+        if record < 8 {
+            return true;
+        }
+        let mut next = at + record;
+        if kind == PERF_RECORD_AUXTRACE {
+            let Some(aux) = file.u64_at(at + 8).and_then(|a| usize::try_from(a).ok()) else {
+                return false;
+            };
+            next = match next.checked_add(aux) {
+                Some(n) if n <= end => n,
+                _ => return false,
+            };
+        }
+        at = next;
     }
     true
 }
