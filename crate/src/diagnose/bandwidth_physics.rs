@@ -283,16 +283,7 @@ fn thread_plateau(ev: &Evidence, run: &Run) -> Option<Finding> {
         evidence: vec![run_ref(
             ev,
             run,
-            Quote::phrase(
-                "quote.threads.sweep",
-                vec![
-                    ("test", "tg".to_string()),
-                    ("few", knee.to_string()),
-                    ("few_tok_s", fmt(knee_tok_s)),
-                    ("many", many.to_string()),
-                    ("many_tok_s", fmt(many_tok_s)),
-                ],
-            ),
+            super::threads::sweep_quote("tg", (knee, knee_tok_s), (many, many_tok_s)),
         )],
         lines: Vec::new(),
         lines_truncated: false,

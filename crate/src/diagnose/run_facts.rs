@@ -133,28 +133,19 @@ pub fn params_from_name(name: &str) -> Option<f64> {
     if moe.is_match(name) {
         return None;
     }
-    let mut counts = count.captures_iter(base).filter_map(|c| {
-        let v: f64 = c[1].parse().ok()?;
+    let value = |c: regex::Captures| -> Option<f64> {
         let mul = if c[2].eq_ignore_ascii_case("b") {
             1e9
         } else {
             1e6
         };
-        Some(v * mul)
-    });
-    let first = counts.next().or_else(|| {
-        // `models/7B/ggml-model-q4_0.bin`: the count is the folder's.
-        count.captures_iter(name).find_map(|c| {
-            Some(
-                c[1].parse::<f64>().ok()?
-                    * if c[2].eq_ignore_ascii_case("b") {
-                        1e9
-                    } else {
-                        1e6
-                    },
-            )
-        })
-    })?;
+        Some(c[1].parse::<f64>().ok()? * mul)
+    };
+    let mut counts = count.captures_iter(base).filter_map(value);
+    // `models/7B/ggml-model-q4_0.bin`: the count is the folder's.
+    let first = counts
+        .next()
+        .or_else(|| count.captures_iter(name).find_map(value))?;
     if counts.any(|v| v != first) {
         return None;
     }

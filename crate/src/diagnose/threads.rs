@@ -49,6 +49,20 @@ fn is_arm(run: &Run) -> bool {
             .is_some_and(|b| b.contains("aarch64") || b.contains("android") || b.contains("arm64"))
 }
 
+/// A thread sweep's two ends as a quote: `test` at `few` and at `many` threads (count, tok/s).
+pub(super) fn sweep_quote(test: &str, few: (u32, f64), many: (u32, f64)) -> Quote {
+    Quote::phrase(
+        "quote.threads.sweep",
+        vec![
+            ("test", test.to_string()),
+            ("few", few.0.to_string()),
+            ("few_tok_s", fmt(few.1)),
+            ("many", many.0.to_string()),
+            ("many_tok_s", fmt(many.1)),
+        ],
+    )
+}
+
 pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
     let mut out = Vec::new();
     for run in &ev.runs {
@@ -182,20 +196,7 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                     ("many_tok_s", fmt(sb)),
                 ],
                 count: None,
-                evidence: vec![run_ref(
-                    ev,
-                    run,
-                    Quote::phrase(
-                        "quote.threads.sweep",
-                        vec![
-                            ("test", test.to_string()),
-                            ("few", ta.to_string()),
-                            ("few_tok_s", fmt(sa)),
-                            ("many", tb.to_string()),
-                            ("many_tok_s", fmt(sb)),
-                        ],
-                    ),
-                )],
+                evidence: vec![run_ref(ev, run, sweep_quote(&test, (ta, sa), (tb, sb)))],
                 lines: Vec::new(),
                 lines_truncated: false,
             });
