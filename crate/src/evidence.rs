@@ -305,6 +305,10 @@ pub struct Run {
     /// batchd passes), by the producer's name.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub stages: BTreeMap<String, Stage>,
+    /// How many measured repetitions the producer averaged into these figures, when it says
+    /// (onnxruntime-genai's `n: 5 * 128 token(s)`): such a run is already a mean, not one try.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeats: Option<u32>,
     /// The process's peak memory, when the framework prints it (mlx-lm's `Peak memory`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub peak_memory_bytes: Option<u64>,
@@ -363,6 +367,9 @@ pub struct Offload {
     /// Memory the whole model needs on the accelerator, bytes (ollama's `memory.required.full`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub full_bytes: Option<u64>,
+    /// Of that, the KV cache the context needs, bytes (ollama's `memory.required.kv`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kv_bytes: Option<u64>,
     /// The accelerator library the placement was for (ollama's `offload to cuda`: `cuda`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub library: Option<String>,

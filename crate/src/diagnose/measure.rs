@@ -90,7 +90,10 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
                     ),
                 ));
             }
-        } else if timed.len() == 1 && runs.iter().all(|r| r.bench.is_empty()) {
+        } else if timed.len() == 1
+            && runs.iter().all(|r| r.bench.is_empty())
+            && timed[0].repeats.unwrap_or(1) < 2
+        {
             let run = timed[0];
             let tok_s = decode_tok_s(run).unwrap_or(0.0);
             out.push(finding(

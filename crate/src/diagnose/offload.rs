@@ -25,6 +25,10 @@ pub const IDS: &[&str] = &["offload.gpu-unused", "offload.partial"];
 /// 40–90 GB/s, so 5× understates most pairs.
 pub const DISCRETE_BW_RATIO: f64 = 5.0;
 
+/// From this share of a full offload's need, the KV cache is named as what to cut first:
+/// shrinking the context frees it without touching the model.
+const KV_SHARE: f64 = 0.15;
+
 /// Below this share of the model on the CPU, a partial offload is worth knowing, not a cause.
 const MINOR_CPU_SHARE: f64 = 0.1;
 
@@ -203,14 +207,20 @@ fn placement(run: &Run) -> Placement {
                 .cloned()
                 .or_else(|| o.library.clone())
                 .unwrap_or_default();
-            let variant = if o.requested == Some(0) {
-                "asked-zero"
-            } else {
-                "layers"
+            let mut extra = vec![("device", device), ("model_layers", m.to_string())];
+            // ollama sizes the layers itself (`layers.requested=-1`) against the free VRAM:
+            // none placed means what a load keeps on the GPU besides them did not fit.
+            let variant = match (o.requested, o.vram_free_bytes) {
+                (Some(0), _) => "asked-zero",
+                (None | Some(-1), Some(free)) if ollama => {
+                    extra.push(("free", gib(free)));
+                    "memory"
+                }
+                _ => "layers",
             };
             return Placement::Unused {
                 variant: Some(variant),
-                extra: vec![("device", device), ("model_layers", m.to_string())],
+                extra,
             };
         }
         // No device, no buffer: the count is all the log says (ollama's engine prints it beside
@@ -232,6 +242,11 @@ fn placement(run: &Run) -> Placement {
                     variant = Some("memory");
                     extra.push(("free", gib(free)));
                     extra.push(("need", gib(full)));
+                    // A long context's cache can be what pushes the layers out: say so first.
+                    if let Some(kv) = o.kv_bytes.filter(|kv| *kv as f64 >= KV_SHARE * full as f64) {
+                        variant = Some("memory-kv");
+                        extra.push(("kv", gib(kv)));
+                    }
                 }
             }
             return Placement::Partial {

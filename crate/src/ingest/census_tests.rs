@@ -33,6 +33,7 @@ const ROWS: &[Row] = &[
     Row { producer: "llama-bench jsonl", shape: "{\"build_commit\": \"3bcd40b3\", \"build_number\": {i}, \"n_prompt\": 0, \"n_gen\": 128, \"avg_ts\": {f}, \"n_threads\": {i}}", fact: |r| !r.bench.is_empty() },
     Row { producer: "whisper.cpp print_timings", shape: "whisper_print_timings:   encode time = {f} ms / {i} runs ( {f} ms per run)", fact: |r| r.stages.contains_key("encode") && r.decode.is_none() },
     Row { producer: "koboldcpp summary", shape: "CtxLimit:{i}/4096, Amt:{i}/512, Init:{f}s, Process:{f}s ({f}ms/T = {f}T/s), Generate:{f}s ({f}ms/T = {f}T/s), Total:{f}s ({f}T/s)", fact: |r| r.decode.is_some() && r.prefill.is_some() },
+    Row { producer: "ollama 2025 offload estimate", shape: "time=2025-03-11T20:06:03.175+01:00 level=INFO source=server.go:138 msg=offload library=cuda layers.requested=-1 layers.model={i} layers.offload={i} memory.available=\"[{f} GiB]\"", fact: |r| r.offload.as_ref().is_some_and(|o| o.gpu_layers.is_some() && o.vram_free_bytes.is_some()) },
     Row { producer: "mlx-lm generate", shape: "Generation: {i} tokens, {f} tokens-per-sec", fact: |r| r.decode.is_some() },
 ];
 

@@ -47,6 +47,38 @@ pub struct LogParser {
     profiles: OpProfiles,
     /// The model file and the machine a user names around the log.
     prose: ProseFacts,
+    /// A Go slog record held back one line, in case the next lines continue it.
+    slog_held: Option<HeldRecord>,
+}
+
+/// A slog record (`time=… level=INFO msg=offload layers.model=35 …`) pasted wrapped over
+/// several lines, as a terminal, an editor or a reply quoting it leaves it: readers see it whole.
+struct HeldRecord {
+    number: u64,
+    text: String,
+    lines: usize,
+}
+
+/// A wrapped record longer than this is passed on as it stands: a slog line is one record.
+const MAX_HELD_LINES: usize = 16;
+
+/// A line that only continues the record above it: indented `key=value` fields (slog's groups
+/// print dotted keys, `memory.required.kv="254.0 MiB"`), never a record's own `time=`/`level=`.
+fn continues_record(text: &str) -> bool {
+    static FIELD: OnceLock<regex::Regex> = OnceLock::new();
+    let field = FIELD.get_or_init(|| {
+        regex::Regex::new(r"^[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*=\S").expect("field pattern compiles")
+    });
+    let trimmed = text.trim_start();
+    trimmed.len() < text.len()
+        && field.is_match(trimmed)
+        && !trimmed.starts_with("time=")
+        && !trimmed.starts_with("level=")
+}
+
+/// A slog record's start; its `msg=` may be the first thing wrapped onto the next line.
+fn opens_record(text: &str) -> bool {
+    text.contains("level=") && (text.contains("msg=") || text.contains("source="))
 }
 
 impl LogParser {
@@ -67,6 +99,19 @@ impl LogParser {
             states: PowerStates::default(),
             profiles: OpProfiles::default(),
             prose: ProseFacts::default(),
+            slog_held: None,
+        }
+    }
+
+    fn flush_held(&mut self, ev: &mut Evidence) {
+        if let Some(h) = self.slog_held.take() {
+            self.read(
+                Line {
+                    number: h.number,
+                    text: &h.text,
+                },
+                ev,
+            );
         }
     }
 }
@@ -156,6 +201,35 @@ fn scan(message: &str) -> Hits {
 
 impl LineParser for LogParser {
     fn line(&mut self, line: Line<'_>, ev: &mut Evidence) {
+        if let Some(h) = self.slog_held.as_mut() {
+            let fits = h.text.len() + line.text.len() < super::lines::MAX_LINE_BYTES;
+            if h.lines < MAX_HELD_LINES && fits && continues_record(line.text) {
+                h.text.push(' ');
+                h.text.push_str(line.text.trim());
+                h.lines += 1;
+                return;
+            }
+            self.flush_held(ev);
+        }
+        if opens_record(line.text) {
+            self.slog_held = Some(HeldRecord {
+                number: line.number,
+                text: line.text.to_string(),
+                lines: 1,
+            });
+            return;
+        }
+        self.read(line, ev);
+    }
+
+    fn finish(&mut self, ev: &mut Evidence) {
+        self.flush_held(ev);
+        self.finish_reading(ev);
+    }
+}
+
+impl LogParser {
+    fn read(&mut self, line: Line<'_>, ev: &mut Evidence) {
         // Colour codes and HTML entities go first: they sit inside the prefixes as well.
         let cleaned = wrapper::clean(line.text);
         let text = cleaned.as_ref();
@@ -253,7 +327,7 @@ impl LineParser for LogParser {
         }
     }
 
-    fn finish(&mut self, ev: &mut Evidence) {
+    fn finish_reading(&mut self, ev: &mut Evidence) {
         self.states.finish(ev);
         self.profiles.finish(self.input, ev);
         let mut found = self.fallbacks
@@ -359,6 +433,45 @@ mod tests {
         s.finish(&mut |l| p.line(l, &mut ev));
         p.finish(&mut ev);
         ev
+    }
+
+    #[test]
+    fn a_slog_record_wrapped_over_lines_is_read_whole() {
+        // The estimate as a terminal or a quoting reply wraps it: `msg=` itself on line 2.
+        let wrapped = "May 19 10:50:36 box ollama[1995]: time=2025-05-19T10:50:36.626+05:00 level=INFO source=server.go:168
+ msg=offload library=cuda layers.requested=-1 layers.model=35 layers.offload=0 layers.split=\"\"
+ memory.available=\"[3.2 GiB]\" memory.gpu_overhead=\"0 B\" memory.required.full=\"2.6 GiB\"
+ memory.required.kv=\"254.0 MiB\"
+May 19 10:50:37 box ollama[1995]: time=2025-05-19T10:50:37.001+05:00 level=INFO source=server.go:431 msg=\"starting llama server\" cmd=\"ollama runner --ctx-size 4096 --threads 6 --port 1\"
+";
+        let ev = parse("wrapped.log", wrapped, true);
+        assert_eq!(ev.runs.len(), 1, "{:?}", ev.runs);
+        let run = &ev.runs[0];
+        let o = run.offload.as_ref().expect("the placement is read");
+        assert_eq!((o.gpu_layers, o.model_layers), (Some(0), Some(35)));
+        assert_eq!(
+            o.vram_free_bytes,
+            Some((3.2 * 1024f64.powi(3)).round() as u64)
+        );
+        assert_eq!(o.kv_bytes, Some(254 * 1024 * 1024));
+        assert_eq!(
+            o.line,
+            Some(1),
+            "the quote points at the record's first line"
+        );
+        // The record after the wrapped one is read too, not swallowed by it.
+        assert_eq!(run.n_threads, Some(6));
+    }
+
+    #[test]
+    fn indented_fields_after_a_line_that_is_no_record_stay_lines() {
+        assert!(!continues_record("layers.offload=0"), "not indented");
+        assert!(
+            !continues_record("  time=2025 level=INFO msg=x"),
+            "a record of its own"
+        );
+        assert!(continues_record("  memory.graph.full=\"1.1 GiB\""));
+        assert!(!continues_record("  | 0  NVIDIA GeForce |"));
     }
 
     #[test]

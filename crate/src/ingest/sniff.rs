@@ -168,6 +168,7 @@ const FRAMEWORK_MARKERS: &[(Framework, &[&str])] = &[
         &[
             "msg=\"inference compute\"",
             "msg=\"offload to ",
+            "msg=offload library=",
             "msg=\"starting llama server\"",
             "msg=\"starting runner\"",
             "msg=\"server config\"",
@@ -241,6 +242,9 @@ const FRAMEWORK_MARKERS: &[(Framework, &[&str])] = &[
             "Token Generation Throughput",
             "Prompt Processing Throughput",
             "benchmark_e2e",
+            // genai's C++ `model_benchmark`: its block headers.
+            "Prompt processing (time to first token):",
+            "model_benchmark",
         ],
     ),
     (
@@ -323,12 +327,24 @@ const FRAMEWORK_MARKERS: &[(Framework, &[&str])] = &[
     ),
 ];
 
+/// Statements so particular to one producer that one line decides, even in a paste where
+/// another tool's output (an `nvidia-smi` table) fills the rest: they count as two markers.
+const DECISIVE_MARKERS: &[&str] = &[
+    "msg=offload library=",
+    "msg=\"offload to ",
+    "layers.offload=",
+    "msg=\"starting llama server\"",
+    "llama_print_timings:",
+    "llama_perf_context_print:",
+];
+
 fn detect_framework(lines: &[&str]) -> Option<Framework> {
     let mut scores = [0u32; FRAMEWORK_MARKERS.len()];
     for line in lines {
         for (i, (_, markers)) in FRAMEWORK_MARKERS.iter().enumerate() {
             if markers.iter().any(|m| line.contains(m)) {
-                scores[i] += 1;
+                let decisive = DECISIVE_MARKERS.iter().any(|m| line.contains(m));
+                scores[i] += if decisive { 2 } else { 1 };
             }
         }
     }

@@ -182,6 +182,12 @@ impl Ollama {
         } else if let Some(library) = what.strip_prefix("offload to ") {
             self.offload_to(library, msg, at, runs);
             return;
+        } else if what == "offload" {
+            // From 2025-02 the server logs the estimate once per load as `msg=offload
+            // library=cuda layers.…`, with the same fields as `offload to cuda`.
+            let library = field(msg, "library").unwrap_or("gpu").to_string();
+            self.offload_to(&library, msg, at, runs);
+            return;
         } else if what == "starting llama server" || what == "starting runner" {
             let cmd = field(msg, "cmd").unwrap_or("");
             let run = runs.run(FW, at);
@@ -223,6 +229,7 @@ impl Ollama {
         o.gpu_layers = int("layers.offload").and_then(|v| u32::try_from(v).ok());
         o.vram_free_bytes = field(msg, "memory.available").and_then(bytes);
         o.full_bytes = field(msg, "memory.required.full").and_then(bytes);
+        o.kv_bytes = field(msg, "memory.required.kv").and_then(bytes);
         // `offload to gpu` (before mid-2024) names no library.
         if library != "gpu" {
             o.library = Some(library.to_string());
@@ -314,6 +321,18 @@ Mar 04 21:14:42 box ollama[1187]: llm_load_tensors: offloaded 31/49 layers to GP
         assert_eq!(o.library.as_deref(), Some("cuda"));
         assert!(o.full_bytes.unwrap() > o.vram_free_bytes.unwrap());
         assert_eq!(o.line, Some(2), "the offload line is the quote");
+    }
+
+    #[test]
+    fn the_2025_offload_estimate_names_its_library_in_a_field() {
+        let runs = parse(
+            r#"time=2025-03-11T20:06:03.175+01:00 level=INFO source=server.go:138 msg=offload library=cuda layers.requested=-1 layers.model=65 layers.offload=41 layers.split="" memory.available="[22.8 GiB]" memory.gpu_overhead="0 B" memory.required.full="34.9 GiB" memory.required.partial="22.4 GiB" memory.required.kv="16.0 GiB" memory.weights.total="17.5 GiB""#,
+        );
+        let o = runs[0].offload.as_ref().expect("offload read");
+        assert_eq!((o.gpu_layers, o.model_layers), (Some(41), Some(65)));
+        assert_eq!(o.library.as_deref(), Some("cuda"));
+        assert_eq!(o.kv_bytes, Some(16 * 1024 * 1024 * 1024));
+        assert!(o.full_bytes.unwrap() > o.vram_free_bytes.unwrap());
     }
 
     #[test]

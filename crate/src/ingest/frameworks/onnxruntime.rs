@@ -1,6 +1,8 @@
 //! ONNX Runtime and onnxruntime-genai: where the graph was placed (`Node(s) placed on
 //! [QNNExecutionProvider]. Number of nodes: N`), and genai's `benchmark_e2e.py` figures, printed
-//! as `Average Prompt Processing Throughput (per token): 453.40 tps` or as a markdown table.
+//! as `Average Prompt Processing Throughput (per token): 453.40 tps` or as a markdown table, and
+//! its C++ `model_benchmark` blocks (`Token generation:` over tab-indented `avg (us):` and
+//! `avg (tokens/s):` lines, after `Batch size: 1, prompt tokens: 128, …`).
 //! ORT itself prints no token speeds; NNAPI / QNN unsupported nodes go through the fallback table.
 
 use super::cap;
@@ -20,6 +22,11 @@ struct Re {
     heading: Regex,
     ep_flag: Regex,
     model: Regex,
+    cpp_batch: Regex,
+    cpp_block: Regex,
+    cpp_avg: Regex,
+    cpp_n: Regex,
+    cpp_peak: Regex,
 }
 
 /// Literals at least one of which every line this parser reads contains (its first, cheap
@@ -36,6 +43,14 @@ pub const KEYWORDS: &[&str] = &[
     "INT8",
     "FP16",
     "FP32",
+    "Batch size:",
+    "Prompt processing (",
+    "Token generation:",
+    "Token sampling:",
+    "E2E generation",
+    "avg (",
+    "n: ",
+    "Peak working set size",
 ];
 
 fn re() -> &'static Re {
@@ -51,6 +66,13 @@ fn re() -> &'static Re {
             // A heading the user wrote over the table: `INT4 CUDA`, `FP16 DML`.
             heading: r(r"(?i)^#*\s*(INT4|INT8|FP16|FP32|BF16)[\s/,-]+(CPU|CUDA|DML|DirectML|QNN|NPU|GPU|WebGPU|ROCm|TensorRT)\s*:?\s*$"),
             ep_flag: r(r"(?:^|\s)(?:-e|--execution_provider)\s+(cpu|cuda|dml|qnn|webgpu|rocm|NvTensorRtRtx)\b"),
+            cpp_batch: r(r"^Batch size: \d+, prompt tokens: (\d+), tokens to generate: \d+"),
+            cpp_block: r(r"^(Prompt processing \(time to first token\)|Token generation|Token sampling|E2E generation[^:]*):$"),
+            // C++ streams print large floats in scientific form: `1.54323e+06`.
+            cpp_n: r(r"^n:\s+(\d+)(?: \* \d+ token\(s\))?$"),
+            // `(bytes): N` before 2026, `: N bytes (3.20 GB)` after.
+            cpp_peak: r(r"^Peak working set size(?: \(bytes\))?:\s+(\d+)"),
+            cpp_avg: r(r"^avg \((us|tokens/s)\):\s+([\d.]+(?:e[+-]?\d+)?)\s*$"),
         }
     })
 }
@@ -65,6 +87,16 @@ pub struct OnnxRuntime {
     prompt_tokens: Option<u64>,
     /// Quant and EP named over the figures (a heading, `-e cuda`), for the run they open.
     note: (Option<String>, Option<String>),
+    /// The `model_benchmark` block being read, and its `avg (us)` line.
+    cpp: Option<(CppBlock, Option<f64>)>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum CppBlock {
+    Prefill,
+    Decode,
+    /// Sampling and the end-to-end loop: their averages are not a phase's speed.
+    Other,
 }
 
 impl FrameworkParser for OnnxRuntime {
@@ -125,6 +157,9 @@ impl FrameworkParser for OnnxRuntime {
             }
             return;
         }
+        if self.cpp_line(msg.trim(), at, runs) {
+            return;
+        }
         if let Some(c) = cap(&r.prompt_len, msg) {
             self.prompt_tokens = c[1].parse().ok();
             runs.claim(at);
@@ -156,5 +191,115 @@ impl FrameworkParser for OnnxRuntime {
                 }
             }
         }
+    }
+}
+
+impl OnnxRuntime {
+    /// One line of a C++ `model_benchmark` report; true when it was one.
+    fn cpp_line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) -> bool {
+        let r = re();
+        if let Some(c) = cap(&r.cpp_batch, msg) {
+            self.prompt_tokens = c[1].parse().ok();
+            runs.run(FW, at);
+            return true;
+        }
+        if let Some(c) = cap(&r.cpp_block, msg) {
+            let block = match &c[1] {
+                "Token generation" => CppBlock::Decode,
+                l if l.starts_with("Prompt") => CppBlock::Prefill,
+                _ => CppBlock::Other,
+            };
+            self.cpp = Some((block, None));
+            runs.claim(at);
+            return true;
+        }
+        let Some((block, avg_us)) = self.cpp.as_mut() else {
+            return false;
+        };
+        if let Some(c) = cap(&r.cpp_peak, msg) {
+            if let Some(run) = runs.open(FW) {
+                run.peak_memory_bytes = c[1].parse().ok();
+            }
+            runs.claim(at);
+            return true;
+        }
+        if let Some(c) = cap(&r.cpp_n, msg) {
+            // Decode's count is tokens over all repetitions; prefill's is the repetitions.
+            if *block == CppBlock::Prefill {
+                if let Some(run) = runs.open(FW) {
+                    run.repeats = c[1].parse().ok();
+                }
+            }
+            runs.claim(at);
+            return true;
+        }
+        let Some(c) = cap(&r.cpp_avg, msg) else {
+            return false;
+        };
+        runs.claim(at);
+        let Some(v) = num(&c[2]) else { return true };
+        if &c[1] == "us" {
+            *avg_us = Some(v);
+            return true;
+        }
+        // The prefill average is the whole prompt's time; the decode one is one token's.
+        let ms = avg_us.map(|us| us / 1000.0);
+        match *block {
+            CppBlock::Prefill => runs.phase(
+                FW,
+                at,
+                PhaseKind::Prefill,
+                phase(self.prompt_tokens, ms, None, Some(v)),
+            ),
+            CppBlock::Decode => {
+                runs.phase(FW, at, PhaseKind::Decode, phase(None, None, ms, Some(v)))
+            }
+            CppBlock::Other => {}
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::evidence::Run;
+
+    fn parse(text: &str) -> Vec<Run> {
+        let mut f = super::super::Frameworks::new("t", None);
+        for (i, l) in text.lines().enumerate() {
+            f.line(l, i as u64 + 1, crate::ingest::frameworks::ALL_PARSERS);
+        }
+        f.finish().runs
+    }
+
+    #[test]
+    fn the_cpp_model_benchmark_gives_both_phases_and_its_repetitions() {
+        let runs = parse(
+            "Batch size: 1, prompt tokens: 256, tokens to generate: 128
+Prompt processing (time to first token):
+\tavg (us):       1.92817e+06
+\tavg (tokens/s): 132.768
+\tn:              5 * 256 token(s)
+Token generation:
+\tavg (us):       71384.6
+\tavg (tokens/s): 14.0087
+\tn:              635 * 1 token(s)
+Token sampling:
+\tavg (us):       18.9032
+\tavg (tokens/s): 52901
+E2E generation (entire generation loop):
+\tavg (ms):       11001.4
+\tn:              5
+Peak working set size: 3061846016 bytes (2.85 GB)",
+        );
+        assert_eq!(runs.len(), 1, "{runs:?}");
+        let r = &runs[0];
+        let p = r.prefill.as_ref().unwrap();
+        assert_eq!((p.tokens, p.tok_s), (Some(256), Some(132.768)));
+        assert!((p.ms.unwrap() - 1928.17).abs() < 0.01, "{p:?}");
+        // Sampling's 52901 tokens/s is not decode's speed.
+        assert_eq!(r.decode.as_ref().unwrap().tok_s, Some(14.0087));
+        assert_eq!(r.repeats, Some(5));
+        assert_eq!(r.peak_memory_bytes, Some(3061846016));
     }
 }
