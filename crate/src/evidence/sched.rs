@@ -769,6 +769,10 @@ pub enum CpuLimitKind {
     Affinity,
     /// lscpu's `CPU(s)` or system_info's hardware threads: every logical CPU.
     Online,
+    /// A batch scheduler's allocation: SLURM `--cpus-per-task` / `-c`, `SLURM_CPUS_PER_TASK`.
+    Scheduler,
+    /// The user's own words: "a SLURM job restricted to 24 cores", "a VM with 6 vCPUs".
+    Stated,
 }
 
 impl CpuLimitKind {
@@ -779,6 +783,8 @@ impl CpuLimitKind {
             CpuLimitKind::ContainerCpus => "container-cpus",
             CpuLimitKind::Affinity => "affinity",
             CpuLimitKind::Online => "online",
+            CpuLimitKind::Scheduler => "scheduler",
+            CpuLimitKind::Stated => "stated",
         }
     }
 }

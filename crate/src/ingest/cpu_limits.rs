@@ -1,7 +1,9 @@
 //! How many CPUs a process may use, as users paste it next to a log: cgroup v2 `cpu.max`
 //! (`200000 100000` is 2 CPUs of time), cgroup v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`,
 //! `nproc`, docker / podman `--cpus`, compose `cpus:`, `taskset -c LIST` / a hex mask in a
-//! command line, `taskset -p` answers, `numactl --physcpubind` and `Cpus_allowed_list`.
+//! command line, `taskset -p` answers, `numactl --physcpubind`, `Cpus_allowed_list`, SLURM's
+//! `--cpus-per-task` / `SLURM_CPUS_PER_TASK`, and a limit the user states in words ("the job is
+//! restricted to 24 cores", "a VM with 6 vCPUs", "限制为 4 核").
 //!
 //! A value comes on the line that names its source (`/sys/fs/cgroup/cpu.max:200000 100000`, as
 //! `grep -H` or `head` print it) or on the line after a command that prints it (`$ nproc`, then
@@ -38,6 +40,9 @@ struct Re {
     affinity_answer: Regex,
     physcpubind: Regex,
     allowed: Regex,
+    slurm: Regex,
+    stated: Regex,
+    stated_zh: Regex,
 }
 
 fn re() -> &'static Re {
@@ -52,6 +57,10 @@ fn re() -> &'static Re {
             affinity_answer: r(r"current affinity (list|mask):\s*([0-9a-fA-F,\-x]+)\s*$"),
             physcpubind: r(r"(?:--physcpubind|\s-C)(?:=|\s+)([0-9][0-9,\-]*)(?:\s|$)"),
             allowed: r(r"^Cpus_allowed_list:\s*([0-9][0-9,\-]*)\s*$"),
+            slurm: r(r"(?:--cpus-per-task(?:=|\s+)|SLURM_CPUS_PER_TASK=|SLURM_CPUS_ON_NODE=|\bsrun\b.*\s-c\s*)(\d+)\b"),
+            // A limit, not the machine: the verb or the container says the process gets fewer.
+            stated: r(r"(?i)\b(?:(?:restricted|limited|capped|confined|allocated|assigned|given|pinned)\s+(?:it\s+)?to\s+(?:only\s+)?(\d+)|(?:vm|container|pod|job|instance|lxc|wsl)\s+(?:with|has|gets|of)\s+(?:only\s+)?(\d+))\s*(?:physical\s+|logical\s+)?(?:v?cpus?|v?cores?|vcpu)\b"),
+            stated_zh: r(r"(?:限制|分配|只给|限定)(?:了|为|在|到)?\s*(\d+)\s*(?:个)?\s*(?:核|CPU|vCPU)"),
         }
     })
 }
@@ -72,6 +81,20 @@ fn may_concern(msg: &str) -> bool {
     .any(|w| msg.contains(w))
         || msg.starts_with("Cpus_allowed")
         || msg.contains("numactl")
+        || msg.contains("SLURM")
+        || msg.contains("srun")
+        || msg.contains("cpus-per-task")
+        || stated_may(msg)
+}
+
+fn stated_may(msg: &str) -> bool {
+    let lower = msg.to_ascii_lowercase();
+    ((lower.contains("core") || lower.contains("cpu")) && lower.contains(" to "))
+        || lower.contains(" with ")
+        || msg.contains("限制")
+        || msg.contains("分配")
+        || msg.contains("只给")
+        || msg.contains("限定")
 }
 
 /// `200000 100000` (quota and period, µs) or `max 100000` (no limit): the quota's CPUs.
@@ -210,6 +233,25 @@ impl CpuLimits {
             });
         if let Some(cpus) = list {
             add(CpuLimitKind::Affinity, cpus.len() as f64, hints);
+            return;
+        }
+        let count = |c: regex::Captures| {
+            (1..c.len())
+                .find_map(|i| c.get(i))
+                .and_then(|m| m.as_str().parse::<u32>().ok())
+                .filter(|n| (1..=4096).contains(n))
+        };
+        if let Some(n) = r.slurm.captures(msg).and_then(count) {
+            add(CpuLimitKind::Scheduler, f64::from(n), hints);
+            return;
+        }
+        if let Some(n) = r
+            .stated
+            .captures(msg)
+            .or_else(|| r.stated_zh.captures(msg))
+            .and_then(count)
+        {
+            add(CpuLimitKind::Stated, f64::from(n), hints);
         }
     }
 
@@ -249,6 +291,32 @@ mod tests {
             .iter()
             .map(|l| (l.kind, l.cpus, l.line))
             .collect()
+    }
+
+    #[test]
+    fn a_scheduler_allocation_and_a_limit_in_words() {
+        use CpuLimitKind::*;
+        assert_eq!(
+            read(
+                "#SBATCH --cpus-per-task=24\nSLURM_CPUS_PER_TASK=8\nsrun -N 1 -c 16 ollama serve\n"
+            ),
+            vec![
+                (Scheduler, 24.0, 1),
+                (Scheduler, 8.0, 2),
+                (Scheduler, 16.0, 3)
+            ]
+        );
+        let said = read(
+            "It's on a machine with 128 cores, but in a SLURM job which is restricted to 24 cores.\n\
+             Running in a VM with 6 vCPUs.\n\
+             容器限制为 4 核\n\
+             I set it to 8 threads.\n\
+             the model is limited to 4 GB\n",
+        );
+        assert_eq!(
+            said,
+            vec![(Stated, 24.0, 1), (Stated, 6.0, 2), (Stated, 4.0, 3)]
+        );
     }
 
     #[test]

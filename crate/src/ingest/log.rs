@@ -76,6 +76,24 @@ fn continues_record(text: &str) -> bool {
         && !trimmed.starts_with("level=")
 }
 
+/// The record so far ends inside a quoted value (`cmd="… --model …` wrapped before its
+/// `--threads 64"`): whatever the next indented line holds belongs to it.
+fn open_quote(text: &str) -> bool {
+    let mut open = false;
+    let mut escaped = false;
+    for c in text.chars() {
+        match c {
+            '\\' if !escaped => escaped = true,
+            '"' if !escaped => open = !open,
+            _ => escaped = false,
+        }
+        if c != '\\' {
+            escaped = false;
+        }
+    }
+    open
+}
+
 /// A slog record's start; its `msg=` may be the first thing wrapped onto the next line.
 fn opens_record(text: &str) -> bool {
     text.contains("level=") && (text.contains("msg=") || text.contains("source="))
@@ -203,7 +221,9 @@ impl LineParser for LogParser {
     fn line(&mut self, line: Line<'_>, ev: &mut Evidence) {
         if let Some(h) = self.slog_held.as_mut() {
             let fits = h.text.len() + line.text.len() < super::lines::MAX_LINE_BYTES;
-            if h.lines < MAX_HELD_LINES && fits && continues_record(line.text) {
+            let continues = continues_record(line.text)
+                || (open_quote(&h.text) && line.text.starts_with([' ', '\t']));
+            if h.lines < MAX_HELD_LINES && fits && continues {
                 h.text.push(' ');
                 h.text.push_str(line.text.trim());
                 h.lines += 1;
@@ -461,6 +481,27 @@ May 19 10:50:37 box ollama[1995]: time=2025-05-19T10:50:37.001+05:00 level=INFO 
         );
         // The record after the wrapped one is read too, not swallowed by it.
         assert_eq!(run.n_threads, Some(6));
+    }
+
+    #[test]
+    fn a_quoted_value_wrapped_mid_way_is_joined() {
+        let wrapped = "time=2025-05-22T15:00:07.111+02:00 level=INFO source=server.go:431 msg=\"starting llama server\"
+ cmd=\"/home/me/ollama runner --model /home/me/blobs/sha256-8281
+ --ctx-size 8192 --batch-size 512 --threads 64 --no-mmap --parallel 2 --port 35741\"
+  --not-a-field after the quote closed
+";
+        let ev = parse("wrapped.log", wrapped, true);
+        assert_eq!(
+            ev.runs.first().and_then(|r| r.n_threads),
+            Some(64),
+            "{:?}",
+            ev.runs
+        );
+        assert!(open_quote("a=\"x y"));
+        assert!(
+            !open_quote("a=\"x \\\" y\" b=1"),
+            "an escaped quote stays inside"
+        );
     }
 
     #[test]

@@ -19,6 +19,7 @@ struct Re {
     timing_with: Regex,
     trial: Regex,
     key: Regex,
+    command: Regex,
 }
 
 /// Literals at least one of which every line this parser reads contains.
@@ -27,6 +28,7 @@ pub const KEYWORDS: &[&str] = &[
     "Peak memory",
     "prompt_tps=",
     "prompt_tokens=",
+    "mlx_lm",
 ];
 
 fn re() -> &'static Re {
@@ -39,6 +41,9 @@ fn re() -> &'static Re {
             timing_with: r(r"prompt_tokens=(\d+),\s*generation_tokens=(\d+)"),
             trial: r(r"^(Trial \d+|Averages):"),
             key: r(r"(prompt_tps|generation_tps|peak_memory)=([\d.]+)"),
+            // `mlx_lm.generate --model mlx-community/Meta-Llama-3.1-8B-Instruct-4bit`, also
+            // `python -m mlx_lm generate --model …` and `-m`: the model id names size and bits.
+            command: r(r"\bmlx_lm(?:\.|\s+)(?:generate|benchmark|chat|server)\b.*?\s(?:--model|-m)[=\s]+(\S+)"),
         }
     })
 }
@@ -71,6 +76,14 @@ impl FrameworkParser for MlxLm {
                 run.peak_memory_bytes = num(&c[1]).map(gb_bytes);
                 run.line_end = Some(at);
             }
+            return;
+        }
+        if let Some(c) = cap(&r.command, msg) {
+            runs.boundary(FW, at, |r| r.decode.is_some() || !r.bench.is_empty());
+            let run = runs.run(FW, at);
+            let model = c[1].trim_matches(['"', '\'', '`']);
+            run.model = Some(model.to_string());
+            run.quant = super::runs::quant_from_name(model);
             return;
         }
         if let Some(c) = cap(&r.timing_with, msg) {
