@@ -105,6 +105,30 @@ const CASES = [
     numbers: [/No layer is on a GPU/],
   },
   {
+    name: 'an ollama estimate that leaves layers on the CPU for a long context',
+    files: ['samples/logs/ollama-offload-estimate-long-context.journal.log'],
+    cause: 'build',
+    numbers: [/Only part of the model is on the GPU/, /2\.5×/],
+  },
+  {
+    name: 'a wrapped ollama estimate that places no layer next to nvidia-smi',
+    files: ['samples/logs/ollama-vision-zero-layers-wrapped.md'],
+    cause: 'build',
+    numbers: [/A GPU was found and given nothing/],
+  },
+  {
+    name: 'more ollama threads than the SLURM job may use',
+    files: ['samples/logs/ollama-slurm-threads-over-allocation.md'],
+    cause: 'threads',
+    numbers: [/More threads than usable CPUs/],
+  },
+  {
+    name: 'an onnxruntime-genai C++ model_benchmark report',
+    files: ['samples/logs/onnxruntime-genai-model-benchmark-cpu.txt'],
+    cause: null,
+    numbers: [/14\.0 tok\/s/],
+  },
+  {
     name: 'a thread sweep typed as a markdown table',
     files: ['samples/logs/sweep-threads-markdown.md'],
     cause: 'threads',
@@ -228,6 +252,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/tflite-gpu-op-profile.txt', /部分推理时间花在 CPU 上/],
     ['samples/logs/sweep-threads-prose.md', /解码受内存带宽限制：读取 68\.0 GB\/s/],
     ['samples/logs/ollama-engine-no-gpu-layers.journal.log', /没有任何层在 GPU 上/],
+    ['samples/logs/ollama-slurm-threads-over-allocation.md', /线程数超过可用 CPU/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
     await analyze(page, [file]);
