@@ -87,9 +87,6 @@ fn open_quote(text: &str) -> bool {
             '"' if !escaped => open = !open,
             _ => escaped = false,
         }
-        if c != '\\' {
-            escaped = false;
-        }
     }
     open
 }

@@ -329,21 +329,29 @@ const FRAMEWORK_MARKERS: &[(Framework, &[&str])] = &[
 
 /// Statements so particular to one producer that one line decides, even in a paste where
 /// another tool's output (an `nvidia-smi` table) fills the rest: they count as two markers.
-const DECISIVE_MARKERS: &[&str] = &[
-    "msg=offload library=",
-    "msg=\"offload to ",
-    "layers.offload=",
-    "msg=\"starting llama server\"",
-    "llama_print_timings:",
-    "llama_perf_context_print:",
+const DECISIVE_MARKERS: &[(Framework, &[&str])] = &[
+    (
+        Framework::Ollama,
+        &[
+            "msg=offload library=",
+            "msg=\"offload to ",
+            "msg=\"starting llama server\"",
+        ],
+    ),
+    (
+        Framework::LlamaCpp,
+        &["llama_print_timings:", "llama_perf_context_print:"],
+    ),
 ];
 
 fn detect_framework(lines: &[&str]) -> Option<Framework> {
     let mut scores = [0u32; FRAMEWORK_MARKERS.len()];
     for line in lines {
-        for (i, (_, markers)) in FRAMEWORK_MARKERS.iter().enumerate() {
+        for (i, (fw, markers)) in FRAMEWORK_MARKERS.iter().enumerate() {
             if markers.iter().any(|m| line.contains(m)) {
-                let decisive = DECISIVE_MARKERS.iter().any(|m| line.contains(m));
+                let decisive = DECISIVE_MARKERS
+                    .iter()
+                    .any(|(f, ms)| f == fw && ms.iter().any(|m| line.contains(m)));
                 scores[i] += if decisive { 2 } else { 1 };
             }
         }

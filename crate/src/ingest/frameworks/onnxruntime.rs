@@ -49,7 +49,8 @@ pub const KEYWORDS: &[&str] = &[
     "Token sampling:",
     "E2E generation",
     "avg (",
-    "n: ",
+    // The prefill block's `n:  5 * 256 token(s)`: the repetitions.
+    "token(s)",
     "Peak working set size",
 ];
 
