@@ -128,6 +128,11 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
             let Some((name, false)) = flag(run, names) else {
                 continue;
             };
+            // An x86 build on an ARM machine lacks every x86 extension for another reason
+            // (`cpu.x86-build-on-arm` says which).
+            if super::cpu_emulated::arm_machine(ev, run).is_some() {
+                continue;
+            }
             // An optional instruction speeds the CPU's kernels only: with every layer on the
             // GPU (Metal on an M1, CUDA) the CPU does not decode.
             if severity == Severity::Info && run.offload.as_ref().is_some_and(Offload::all_layers) {

@@ -10,6 +10,7 @@ pub mod compare;
 pub mod compare_groups;
 mod counters;
 mod cpu;
+mod cpu_emulated;
 mod fallback;
 mod kernel_events;
 mod load;
@@ -188,6 +189,7 @@ const RULES: &[Rule] = &[
     rule(offload_partitioned::IDS, offload_partitioned::rule),
     rule(offload_cpu_time::IDS, offload_cpu_time::rule),
     rule(offload_graph_splits::IDS, offload_graph_splits::rule),
+    rule(cpu_emulated::IDS, cpu_emulated::rule),
     Rule {
         data: &["hw_flag"],
         ..rule(cpu::IDS, cpu::rule)

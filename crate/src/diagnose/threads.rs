@@ -78,9 +78,29 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                 })
             {
                 // Only a known big.LITTLE topology makes "little cores included" a fact.
-                let hetero = big_little(run).is_some() || traced_big_little(&views.topology);
+                let traced = traced_big_little(&views.topology);
+                let hetero = big_little(run).is_some() || traced;
+                let mut params = Vec::new();
+                if traced {
+                    // The topology counts the cores, so the fix names the count and the CPUs.
+                    let topo = &views.topology;
+                    let fast = topo.fast_cpus();
+                    params.push(("fast", fast.len().to_string()));
+                    params.push(("fast_cpus", cpu_list(&fast)));
+                    params.push((
+                        "little_cpus",
+                        cpu_list(&topo.cpus_in(crate::views::topology::Cluster::Little)),
+                    ));
+                    params.push((
+                        "machine",
+                        topo.preset
+                            .as_deref()
+                            .and_then(crate::views::topology::preset)
+                            .map_or_else(|| "@threads.machine.cpu".to_string(), |p| p.label.into()),
+                    ));
+                }
                 out.push(Finding {
-                    variant: None,
+                    variant: traced.then_some("counted"),
                     id: "threads.all-cores",
                     severity: if hetero {
                         Severity::Warning
@@ -109,7 +129,10 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                             }
                             .into(),
                         ),
-                    ],
+                    ]
+                    .into_iter()
+                    .chain(params)
+                    .collect(),
                     count: None,
                     evidence: vec![run_ref(
                         ev,

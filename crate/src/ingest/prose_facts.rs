@@ -28,6 +28,7 @@ const HARDWARE: &[&str] = &[
     "kirin",
     "tensor g",
     "apple m",
+    "apple silicon",
     // Apple's Pro / Max / Ultra chips named without "Apple": "Mac mini M4 Pro".
     "m1 pro",
     "m1 max",

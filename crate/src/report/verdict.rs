@@ -101,10 +101,18 @@ pub fn phrase(lang: Lang, p: &Phrase) -> String {
         .filter(|(_, v)| !v.starts_with('@'))
         .map(|(k, v)| (*k, v.as_str()))
         .collect();
-    let resolved: Vec<(&str, String)> = p
+    let once: Vec<(&str, String)> = p
         .params
         .iter()
         .map(|(k, v)| (*k, resolve_with(lang, v, &plain)))
+        .collect();
+    // A title may itself hold a phrase parameter (`Threads on every core{cores}`): a second
+    // pass fills it from the phrases the first pass rendered.
+    let filled: Vec<(&str, &str)> = once.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let resolved: Vec<(&str, String)> = p
+        .params
+        .iter()
+        .map(|(k, v)| (*k, resolve_with(lang, v, &filled)))
         .collect();
     let params: Vec<(&str, &str)> = resolved.iter().map(|(k, v)| (*k, v.as_str())).collect();
     catalogue::text(lang, p.key, &params)

@@ -99,7 +99,9 @@ impl Topology {
 pub struct Preset {
     pub id: &'static str,
     pub label: &'static str,
-    /// Substrings that name this SoC in `Hardware :`, `ro.soc.model` or `ro.board.platform`.
+    /// Substrings that name this SoC in `Hardware :`, `ro.soc.model` or `ro.board.platform`;
+    /// the ones with a digit or a space also name it in the user's own words
+    /// ([`named_in_text`]).
     pub names: &'static [&'static str],
     pub groups: &'static [(u32, u32, &'static str, Cluster, f64)],
 }
@@ -111,7 +113,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "sd8gen1",
         label: "Snapdragon 8 Gen 1 (SM8450)",
-        names: &["SM8450", "taro"],
+        names: &["SM8450", "taro", "Snapdragon 8 Gen 1"],
         groups: &[
             (0, 3, "Cortex-A510", Little, 1785.6),
             (4, 6, "Cortex-A710", Mid, 2496.0),
@@ -121,7 +123,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "sd8gen2",
         label: "Snapdragon 8 Gen 2 (SM8550)",
-        names: &["SM8550", "kalama"],
+        names: &["SM8550", "kalama", "Snapdragon 8 Gen 2"],
         groups: &[
             (0, 2, "Cortex-A510", Little, 2016.0),
             (3, 4, "Cortex-A715", Mid, 2803.2),
@@ -132,7 +134,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "sd8gen3",
         label: "Snapdragon 8 Gen 3 (SM8650)",
-        names: &["SM8650", "pineapple"],
+        names: &["SM8650", "pineapple", "Snapdragon 8 Gen 3"],
         groups: &[
             (0, 1, "Cortex-A520", Little, 2265.6),
             (2, 4, "Cortex-A720", Mid, 3148.8),
@@ -143,7 +145,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "sd8elite",
         label: "Snapdragon 8 Elite (SM8750)",
-        names: &["SM8750", "sun"],
+        names: &["SM8750", "sun", "Snapdragon 8 Elite"],
         groups: &[
             (0, 5, "Oryon", Mid, 3532.8),
             (6, 7, "Oryon (prime)", Big, 4473.6),
@@ -152,7 +154,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "sd7pgen2",
         label: "Snapdragon 7+ Gen 2 (SM7475)",
-        names: &["SM7475", "ukee"],
+        names: &["SM7475", "ukee", "Snapdragon 7+ Gen 2"],
         groups: &[
             (0, 3, "Cortex-A510", Little, 1804.8),
             (4, 6, "Cortex-A710", Mid, 2496.0),
@@ -505,6 +507,40 @@ pub fn machine(s: &SchedEvidence, topo: &Topology) -> Machine {
     }
 }
 
+/// The one preset the user's words name ("my Orange Pi 5 (RK3588S)", "a Snapdragon 8 Gen 2
+/// phone"), or none when they name several (a comparison of two devices). Only names with a
+/// digit or a space count: a bare codename ("sun", "taro") is an ordinary word in a sentence.
+fn named_in_text(names: &[String]) -> Option<&'static Preset> {
+    let mut found: Option<&'static Preset> = None;
+    for text in names {
+        let text = text.to_ascii_lowercase();
+        for p in PRESETS {
+            let hit = p.names.iter().any(|n| {
+                (n.contains(' ') || n.bytes().any(|b| b.is_ascii_digit()))
+                    && contains_word(&text, &n.to_ascii_lowercase())
+            });
+            if hit {
+                match found {
+                    Some(f) if f.id != p.id => return None,
+                    _ => found = Some(p),
+                }
+            }
+        }
+    }
+    found
+}
+
+/// `needle` in `hay` not glued to a letter or digit on either side ("rk3588" in "rk3588s"
+/// counts, since a SoC's suffix letter is the same CPU; "8 gen 2" in "8 gen 23" does not).
+fn contains_word(hay: &str, needle: &str) -> bool {
+    hay.match_indices(needle).any(|(i, _)| {
+        let before = hay[..i].chars().next_back();
+        let after = hay[i + needle.len()..].chars().next();
+        !before.is_some_and(|c| c.is_ascii_alphanumeric())
+            && !after.is_some_and(|c| c.is_ascii_digit())
+    })
+}
+
 /// The best topology the evidence supports.
 pub fn resolve(s: &SchedEvidence) -> Topology {
     let h = &s.hints;
@@ -528,12 +564,16 @@ pub fn resolve(s: &SchedEvidence) -> Topology {
     .max()
     .unwrap_or(0)
     .min(crate::evidence::sched::MAX_CPU + 1);
-    let recognized = h.hardware.as_deref().and_then(|hw| {
-        let hw = hw.to_ascii_lowercase();
-        PRESETS
-            .iter()
-            .find(|p| p.names.iter().any(|n| hw.contains(&n.to_ascii_lowercase())))
-    });
+    let recognized = h
+        .hardware
+        .as_deref()
+        .and_then(|hw| {
+            let hw = hw.to_ascii_lowercase();
+            PRESETS
+                .iter()
+                .find(|p| p.names.iter().any(|n| hw.contains(&n.to_ascii_lowercase())))
+        })
+        .or_else(|| named_in_text(&h.device_names));
 
     // Fill max MHz for each CPU from the best source that has it.
     let fill_max = |cpus: &mut Vec<CpuTopo>, preset: Option<&Preset>| -> Option<TopologySource> {
@@ -735,5 +775,30 @@ mod tests {
             (TopologySource::Preset, Some("sd8gen2"))
         );
         assert_eq!(t.max_mhz(7), Some(3187.2));
+    }
+
+    #[test]
+    fn a_soc_named_in_the_users_words_is_a_preset_unless_two_are_named() {
+        let named = |names: &[&str]| {
+            let mut s = SchedEvidence::default();
+            s.hints.device_names = names.iter().map(|n| n.to_string()).collect();
+            resolve(&s).preset
+        };
+        assert_eq!(
+            named(&["Running it on my Orange Pi 5 (RK3588S, 16GB)"]).as_deref(),
+            Some("rk3588")
+        );
+        assert_eq!(
+            named(&["a Snapdragon 8 Gen 2 phone"]).as_deref(),
+            Some("sd8gen2")
+        );
+        // A comparison names two SoCs: neither is the machine.
+        assert_eq!(
+            named(&["RK3588 is fine", "but on the Snapdragon 8 Gen 3 it is slow"]),
+            None
+        );
+        // Codenames are words in a sentence, and a longer number is another chip.
+        assert_eq!(named(&["the sun was out, taro for lunch"]), None);
+        assert_eq!(named(&["Snapdragon 8 Gen 23"]), None);
     }
 }

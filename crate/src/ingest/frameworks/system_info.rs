@@ -27,6 +27,9 @@ fn re() -> &'static Re {
 /// the CPU features in each era's spelling, into the open run of `fw`.
 pub fn read(fw: Framework, msg: &str, at: u64, runs: &mut RunCollector) {
     let r = re();
+    // A second feature line is a second program's (llama.cpp's beside llama-cpp-python's, two
+    // builds compared): its flags are not the first build's.
+    runs.boundary(fw, at, |run| !run.cpu_features.is_empty());
     let run = runs.run(fw, at);
     if let Some(c) = cap(&r.threads, msg) {
         run.n_threads = c.get(1).and_then(|m| m.as_str().parse().ok());
