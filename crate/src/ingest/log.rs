@@ -259,7 +259,7 @@ impl LogParser {
             return;
         }
         self.first_lines.add(line.number, text);
-        self.prose.line(message, &mut ev.sched.hints);
+        self.prose.line(line.number, message, &mut ev.sched.hints);
         self.limits
             .line(self.input, line.number, message, &mut ev.sched.hints);
         // `grep MHz /proc/cpuinfo` or lscpu's clock lines, pasted beside the run.
@@ -400,6 +400,7 @@ impl LogParser {
                 ev.problem_lines(self.input, ProblemCode::TableNotMapped, &tables);
             }
             let mut runs = collected.runs;
+            ev.power_modes.extend(self.prose.jetson_modes(self.input));
             if let Some(model) = self.prose.model() {
                 for r in runs.iter_mut().filter(|r| r.model.is_none()) {
                     r.model = Some(model.to_string());

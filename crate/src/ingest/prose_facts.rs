@@ -5,6 +5,7 @@
 //! hardware line is only a name the device table may recognise (`views::memory_bandwidth`).
 
 use crate::evidence::sched::TopologyHints;
+use crate::evidence::{InputId, ModeFamily, ModeLevel, PowerMode};
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -12,6 +13,8 @@ use std::sync::OnceLock;
 const MAX_MODELS: usize = 2;
 /// Hardware lines kept per input.
 const MAX_HARDWARE: usize = 3;
+/// Power modes kept per input.
+const MAX_MODES: usize = 4;
 /// Longer lines are not a sentence about a machine (a dump, a base64 blob).
 const MAX_LINE: usize = 400;
 
@@ -77,17 +80,58 @@ fn model_file() -> &'static Regex {
     })
 }
 
+fn jetson_mode() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(
+            r"(?i)\b(MAXN(?:[ _]SUPER)?|\d{1,2}\s?W)\s+(?:power\s+)?mode\b|\bnvpmodel\s+-m\s*(\d{1,2})\b",
+        )
+        .expect("power mode pattern compiles")
+    })
+}
+
+/// Words that say the machine is a Jetson, whose `nvpmodel` modes the stated mode is one of.
+const JETSON: &[&str] = &["jetson", "orin", "xavier", "jetpack", "nvpmodel"];
+
+/// A power mode in the user's words (`in 30W mode`, `MAXN mode`, `sudo nvpmodel -m 2`): the
+/// line, the mode's name or number, and the sentence.
+#[derive(Debug)]
+struct StatedMode {
+    line: u64,
+    name: String,
+    id: Option<u32>,
+    text: String,
+}
+
 #[derive(Debug, Default)]
 pub struct ProseFacts {
     models: Vec<String>,
     hardware: usize,
+    modes: Vec<StatedMode>,
+    jetson: bool,
 }
 
 impl ProseFacts {
     /// One message (already unwrapped).
-    pub fn line(&mut self, message: &str, hints: &mut TopologyHints) {
+    pub fn line(&mut self, number: u64, message: &str, hints: &mut TopologyHints) {
         if message.len() > MAX_LINE {
             return;
+        }
+        let lower = message.to_ascii_lowercase();
+        self.jetson |= JETSON.iter().any(|w| lower.contains(w));
+        if self.modes.len() < MAX_MODES {
+            if let Some(c) = jetson_mode().captures(message) {
+                let id = c.get(2).and_then(|m| m.as_str().parse().ok());
+                self.modes.push(StatedMode {
+                    line: number,
+                    name: c.get(1).map_or_else(
+                        || format!("nvpmodel -m {}", id.unwrap_or(0)),
+                        |m| m.as_str().to_string(),
+                    ),
+                    id,
+                    text: crate::evidence::clip(message.trim()),
+                });
+            }
         }
         for c in model_file().captures_iter(message) {
             let name = c[1].to_string();
@@ -113,6 +157,31 @@ impl ProseFacts {
         }
     }
 
+    /// The power modes the text states, when it also says the machine is a Jetson: `15W`
+    /// means a Jetson mode only there. Mode 0 and `MAXN` are the board's fastest; any other
+    /// mode's place is not known from its name alone.
+    pub fn jetson_modes(&self, input: InputId) -> Vec<PowerMode> {
+        if !self.jetson {
+            return Vec::new();
+        }
+        self.modes
+            .iter()
+            .map(|m| PowerMode {
+                input,
+                line: m.line,
+                name: m.name.clone(),
+                id: m.id,
+                text: m.text.clone(),
+                family: ModeFamily::Jetson,
+                level: if m.id == Some(0) || m.name.to_ascii_uppercase().starts_with("MAXN") {
+                    ModeLevel::Max
+                } else {
+                    ModeLevel::Unknown
+                },
+            })
+            .collect()
+    }
+
     /// The one model file the text names, if it names exactly one.
     pub fn model(&self) -> Option<&str> {
         match self.models.as_slice() {
@@ -129,8 +198,8 @@ mod tests {
     fn read(text: &str) -> (ProseFacts, TopologyHints) {
         let mut p = ProseFacts::default();
         let mut h = TopologyHints::default();
-        for l in text.lines() {
-            p.line(l, &mut h);
+        for (i, l) in text.lines().enumerate() {
+            p.line(i as u64 + 1, l, &mut h);
         }
         (p, h)
     }
@@ -156,5 +225,19 @@ mod tests {
         assert!(h.device_names.is_empty());
         let (p, _) = read("see /usr/local/bin/ollama and https://example.com/x.html");
         assert_eq!(p.model(), None);
+    }
+
+    #[test]
+    fn a_power_mode_in_words_is_a_jetson_mode_only_on_a_jetson() {
+        let (p, _) = read("Running on a Jetson Orin Nano in 15W mode, about 9 tok/s.");
+        let modes = p.jetson_modes(0);
+        assert_eq!(modes.len(), 1);
+        assert_eq!((modes[0].name.as_str(), modes[0].line), ("15W", 1));
+        assert_eq!(modes[0].level, ModeLevel::Unknown);
+        let (p, _) = read("after sudo nvpmodel -m 0 it is the same\nboard: AGX Orin 64GB");
+        assert_eq!(p.jetson_modes(0)[0].level, ModeLevel::Max);
+        // A laptop's 15W mode is its own power plan, not a Jetson's.
+        let (p, _) = read("my laptop in 15W mode is slow");
+        assert!(p.jetson_modes(0).is_empty());
     }
 }
