@@ -123,6 +123,24 @@ const CASES = [
     numbers: [/More threads than usable CPUs/],
   },
   {
+    name: 'llama.cpp on an RK3588 board with no -t: threads on its little cores',
+    files: ['samples/logs/llama-rk3588-default-threads.md'],
+    cause: 'threads',
+    numbers: [/Threads on every core, little cores included/],
+  },
+  {
+    name: 'llama-cpp-python built for x86 on an Apple M2',
+    files: ['samples/logs/llama-cpp-python-rosetta-x86.md'],
+    cause: 'build',
+    numbers: [/An x86 build on an ARM machine/],
+  },
+  {
+    name: 'a Jetson in a 15W mode, stated in words',
+    files: ['samples/logs/jetson-orin-nano-15w-llama.md'],
+    cause: 'power',
+    numbers: [/a power mode below the maximum/],
+  },
+  {
     name: 'an onnxruntime-genai C++ model_benchmark report',
     files: ['samples/logs/onnxruntime-genai-model-benchmark-cpu.txt'],
     cause: null,
@@ -253,6 +271,9 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/sweep-threads-prose.md', /解码受内存带宽限制：读取 68\.0 GB\/s/],
     ['samples/logs/ollama-engine-no-gpu-layers.journal.log', /没有任何层在 GPU 上/],
     ['samples/logs/ollama-slurm-threads-over-allocation.md', /线程数超过可用 CPU/],
+    ['samples/logs/llama-rk3588-default-threads.md', /线程数等于全部核心（包括小核）/],
+    ['samples/logs/llama-cpp-python-rosetta-x86.md', /ARM 机器上跑的是 x86 构建/],
+    ['samples/logs/jetson-orin-nano-15w-llama.md', /功耗模式低于最高档/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
     await analyze(page, [file]);

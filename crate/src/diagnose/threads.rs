@@ -67,9 +67,15 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
     let mut out = Vec::new();
     for run in &ev.runs {
         if let (Some(n), Some(hw)) = (run.n_threads, run.hw_threads) {
+            // With every layer on a GPU the CPU threads only feed it.
+            let on_gpu = run
+                .offload
+                .as_ref()
+                .is_some_and(crate::evidence::Offload::all_layers);
             if n >= hw
                 && hw >= 6
                 && is_arm(run)
+                && !on_gpu
                 && !out.iter().any(|f: &Finding| {
                     f.id == "threads.all-cores"
                         && f.evidence
