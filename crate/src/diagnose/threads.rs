@@ -137,6 +137,8 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                         ),
                     ]
                     .into_iter()
+                    // The counted summary names the clusters instead.
+                    .filter(|(k, _)| !(traced && *k == "topology"))
                     .chain(params)
                     .collect(),
                     count: None,

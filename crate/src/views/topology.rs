@@ -214,7 +214,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         id: "rk3588",
-        label: "Rockchip RK3588 / RK3588S",
+        label: "Rockchip RK3588",
         names: &["RK3588", "rk3588"],
         groups: &[
             (0, 3, "Cortex-A55", Little, 1800.0),
