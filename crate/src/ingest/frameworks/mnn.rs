@@ -1,8 +1,10 @@
 //! MNN-LLM (llm_demo, the Android app, llm_bench): the speed block that `llm_demo` and
 //! `Llm::print_speed` print between `####` rules (space-padded keys, older blocks with
 //! "total speed" / "chat speed"), the `The device supports: i8sdot:1, fp16:1, i8mm: 0, sve2: 0`
-//! feature line, `CPU Group` topology, AUTOTIME load lines, `config.json` keys pasted with the
-//! log, and llm_bench markdown tables.
+//! feature line (and the `MNN_CPU_TARGET` override of it), `CPU Group` topology, AUTOTIME load
+//! lines, `config.json` keys pasted with the log, llm_bench markdown tables, the iOS app's
+//! benchmark, the Android app's per-reply text, and the `benchmark` tool's `Forward type` line.
+//! The census of these shapes is `docs/formats/mnn.md`.
 
 use super::bench_table::{quant_of_model_column, BenchTable};
 use super::cap;
@@ -24,6 +26,13 @@ struct Re {
     config: Regex,
     model: Regex,
     autotime: Regex,
+    target: Regex,
+    forward: Regex,
+    app: Regex,
+    ios_pair: Regex,
+    ios_setup: Regex,
+    ios_lens: Regex,
+    ios_header: Regex,
 }
 
 /// Literals at least one of which every line this parser reads contains (its first, cheap
@@ -45,6 +54,13 @@ pub const KEYWORDS: &[&str] = &[
     "Load model",
     "cost time",
     "Prepare for",
+    "effective ARM features",
+    "Forward type:",
+    " tokens, ",
+    " tok/s, decode ",
+    "backend = ",
+    "prompt len = ",
+    "bench backend=",
 ];
 
 fn re() -> &'static Re {
@@ -55,11 +71,20 @@ fn re() -> &'static Re {
             gate: super::literal_gate(KEYWORDS),
             features: r(r"The device support(?:s)?:\s*(.+)$"),
             group: r(r"CPU Group: \[([\d ]+)\],\s*(\d+)\s*-\s*(\d+)"),
-            feature: r(r"(\w+):\s*(\d)"),
-            kv: r(r"^\s*(prompt tokens num|decode tokens num|output tokens num|prefill time|decode time|prefill speed|decode speed|total speed)\s*=\s*([\d.]+|inf|nan)\s*(s|tok/s)?"),
+            feature: r(r"(\w+)\s*[:=]\s*(\d)"),
+            // `average prefill speed` (Llm's summary, late 2024) and `avg  decode speed` (the
+            // iOS benchmark) are the same figures, averaged over the turns or repetitions.
+            kv: r(r"^\s*(?:(?:average|avg)\s+)?(prompt tokens num|decode tokens num|output tokens num|prefill time|decode time|prefill speed|decode speed|total speed)\s*=\s*([\d.]+|inf|nan)\s*(s|tok/s)?"),
             config: r(r#""(backend_type|thread_num|precision|llm_model|llm_weight)"\s*:\s*"?([\w./-]+)"?"#),
             model: r(r"^(?:model path is|config path is|load model from|Load model:?)\s+(\S+)"),
             autotime: r(r"^(\w+), \d+, cost time: ([\d.]+) ms"),
+            target: r(r"effective ARM features:\s*(.+)$"),
+            forward: r(r"^Forward type:\s*([\w/]+)\s+thread=(\d+)"),
+            app: r(r"^\s*(Prefill|Decode):\s*([\d.]+)\s*s,\s*(\d+) tokens,\s*([\d.]+|inf|nan) tokens/s"),
+            ios_pair: r(r"^\s*(warmup: |run \d+: )?prefill ([\d.]+|inf|nan) tok/s, decode ([\d.]+|inf|nan) tok/s"),
+            ios_setup: r(r"^backend = (\w+), threads = (\d+)"),
+            ios_lens: r(r"^prompt len = (\d+), decode len = (\d+), repeat = (\d+)"),
+            ios_header: r(r"^bench backend=(\w+) prompt=(\d+) decode=(\d+) repeat=(\d+) threads=(\d+)"),
         }
     })
 }
@@ -119,6 +144,70 @@ impl FrameworkParser for Mnn {
             return;
         }
         if msg.starts_with("#####") {
+            return;
+        }
+        if let Some(c) = cap(&r.app, msg) {
+            let kind = if &c[1] == "Prefill" {
+                PhaseKind::Prefill
+            } else {
+                PhaseKind::Decode
+            };
+            let ms = num(&c[2]).map(|s| s * 1000.0);
+            runs.phase(FW, at, kind, phase(c[3].parse().ok(), ms, None, num(&c[4])));
+            return;
+        }
+        if let Some(c) = cap(&r.ios_pair, msg) {
+            runs.claim(at);
+            // The repetitions (and the warm-up) are summed up by the block that follows them;
+            // a bare pair is the per-prompt line of the app's prompt-file benchmark.
+            if c.get(1).is_none() {
+                let p = phase(None, None, None, num(&c[2]));
+                runs.phase(FW, at, PhaseKind::Prefill, p);
+                let d = phase(None, None, None, num(&c[3]));
+                runs.phase(FW, at, PhaseKind::Decode, d);
+            }
+            return;
+        }
+        if let Some(c) = cap(&r.ios_header, msg) {
+            runs.boundary(FW, at, |r| r.decode.is_some());
+            let run = runs.run(FW, at);
+            run.backend = Some(c[1].to_string());
+            run.n_threads = c[5].parse().ok();
+            run.repeats = c[4].parse().ok();
+            self.prompt_tokens = c[2].parse().ok();
+            self.decode_tokens = c[3].parse().ok();
+            return;
+        }
+        if let Some(c) = cap(&r.ios_setup, msg) {
+            let run = runs.run(FW, at);
+            run.backend = Some(c[1].to_string());
+            run.n_threads = c[2].parse().ok();
+            return;
+        }
+        if let Some(c) = cap(&r.ios_lens, msg) {
+            runs.run(FW, at).repeats = c[3].parse().ok();
+            self.prompt_tokens = c[1].parse().ok();
+            self.decode_tokens = c[2].parse().ok();
+            return;
+        }
+        if let Some(c) = cap(&r.forward, msg) {
+            let run = runs.run(FW, at);
+            let backend = &c[1];
+            if backend != "N/A" {
+                run.backend = Some(backend.to_string());
+            }
+            // As in config.json, a GPU backend takes the thread number as a mode mask.
+            if backend.eq_ignore_ascii_case("cpu") {
+                run.n_threads = c[2].parse().ok();
+            }
+            return;
+        }
+        if let Some(c) = cap(&r.target, msg) {
+            // `MNN_CPU_TARGET` turns features off after the device line: these are the ones used.
+            let run = runs.run(FW, at);
+            for f in r.feature.captures_iter(&c[1]) {
+                run.cpu_features.insert(f[1].to_string(), &f[2] == "1");
+            }
             return;
         }
         if let Some(c) = cap(&r.group, msg) {
@@ -210,13 +299,27 @@ impl FrameworkParser for Mnn {
                 if row.backend.is_some() {
                     run.backend = row.backend;
                 }
-                if run.bench.len() < 1000 {
-                    run.bench.push(BenchRow {
-                        test: row.test,
-                        tok_s: row.tok_s,
-                        stddev: row.stddev,
-                        n_threads: row.threads,
-                    });
+                // A `-pg` / `-kv` row times the prompt and the generation in one cell: two rows.
+                let split = row.second.and_then(|s| {
+                    let (pp, tg) = row.test.split_once('+')?;
+                    Some([
+                        (pp.to_string(), row.tok_s, row.stddev),
+                        (tg.to_string(), s.0, s.1),
+                    ])
+                });
+                let rows = split.map_or_else(
+                    || vec![(row.test.clone(), row.tok_s, row.stddev)],
+                    |pair| pair.to_vec(),
+                );
+                for (test, tok_s, stddev) in rows {
+                    if run.bench.len() < 1000 {
+                        run.bench.push(BenchRow {
+                            test,
+                            tok_s,
+                            stddev,
+                            n_threads: row.threads,
+                        });
+                    }
                 }
             }
         }
