@@ -67,7 +67,7 @@ fn re() -> &'static Re {
             estimate: r(r"single GPU memory usage:\s*[\d.]+\s*MB\s*\(Parameters:\s*([\d.]+)\s*MB"),
             metric: r(r"^last_finished_request_(prefill_tokens|decode_tokens|prefill_tokens_per_s|decode_tokens_per_s)\s+([\d.eE+-]+)$"),
             counts: r(r"prompt tokens:\s*(\d+),\s*completion tokens:\s*(\d+)"),
-            per_token: r(r"decoding-time=([\d.]+)ms"),
+            per_token: r(r"decoding-time=\s*([\d.]+)\s*ms"),
             model_id: r(r"([\w.-]+?-q\d+f\d+(?:_\d)?)(?:-MLC)?\b"),
             lib_backend: r(r"(?i)-(vulkan|opencl|metal|cuda|webgpu|android|iphone)\.(?:so|tar|dylib|dll|wasm)\b"),
             found: r(r"Found device: (\w+):(\d+)"),
@@ -285,5 +285,111 @@ fn open_phase(runs: &mut RunCollector, kind: PhaseKind, at: u64) -> Option<&mut 
     match kind {
         PhaseKind::Prefill => run.prefill.as_mut(),
         PhaseKind::Decode => run.decode.as_mut(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::evidence::Run;
+
+    fn parse(text: &str) -> Vec<Run> {
+        let mut f = super::super::Frameworks::new("t", None);
+        for (i, l) in text.lines().enumerate() {
+            f.line(l, i as u64 + 1, crate::ingest::frameworks::ALL_PARSERS);
+        }
+        f.finish().runs
+    }
+
+    fn rates(r: &Run) -> (Option<f64>, Option<f64>) {
+        (
+            r.prefill.as_ref().and_then(|p| p.tok_s),
+            r.decode.as_ref().and_then(|p| p.tok_s),
+        )
+    }
+
+    #[test]
+    fn stats_in_every_wording_it_had() {
+        let mlc = Some(crate::evidence::Framework::MlcLlm);
+        for (line, want) in [
+            (
+                "encode: 45.6 tok/s, decode: 12.3 tok/s",
+                (Some(45.6), Some(12.3)),
+            ),
+            (
+                "prefill: 48.3 tok/s, decode: 13.2 tok/s",
+                (Some(48.3), Some(13.2)),
+            ),
+            ("prefill: N/A tok/s, decode: 13.0 tok/s", (None, Some(13.0))),
+            ("prefill: 88.1 tok/s", (Some(88.1), None)),
+            ("decode: 9.5 tok/s", (None, Some(9.5))),
+        ] {
+            let runs = parse(line);
+            assert_eq!(runs.len(), 1, "{line}");
+            assert_eq!(rates(&runs[0]), want, "{line}");
+            assert_eq!(runs[0].framework, mlc, "{line}");
+        }
+    }
+
+    #[test]
+    fn the_verbose_stats_blocks_give_tokens_and_times() {
+        let runs = parse(
+            "----------- prefill -----------
+throughput: 120.5 tok/s
+total tokens: 40 tok
+total time: 0.3 s
+------------ decode ------------
+throughput: 22.4 tok/s
+total tokens: 128 tok
+total time: 5.7 s",
+        );
+        assert_eq!(runs.len(), 1);
+        let (p, d) = (
+            runs[0].prefill.clone().unwrap(),
+            runs[0].decode.clone().unwrap(),
+        );
+        assert_eq!(
+            (p.tokens, p.ms, p.tok_s),
+            (Some(40), Some(300.0), Some(120.5))
+        );
+        assert_eq!(
+            (d.tokens, d.ms, d.tok_s),
+            (Some(128), Some(5700.0), Some(22.4))
+        );
+    }
+
+    #[test]
+    fn the_device_in_use_and_the_weights_in_the_memory_estimate() {
+        let runs = parse(
+            "Found device: cuda:0
+Not found device: vulkan:0
+Using device: cuda:0
+Estimated total single GPU memory usage: 5736.325 MB (Parameters: 4308.133 MB. KVCache: 1092.268 MB. Temporary buffer: 335.925 MB). The actual usage might be slightly larger than the estimated number.",
+        );
+        let r = &runs[0];
+        assert_eq!(r.backend.as_deref(), Some("cuda"));
+        assert_eq!(r.devices, vec!["cuda:0".to_string()]);
+        assert_eq!(r.model_bytes, Some(4_517_404_869));
+    }
+
+    #[test]
+    fn metrics_text_and_json_give_the_last_finished_request() {
+        let runs = parse(
+            "prefill_tokens_per_s\t140.2
+decode_tokens_per_s\t25.3
+last_finished_request_prefill_tokens\t30
+last_finished_request_decode_tokens\t99
+last_finished_request_prefill_tokens_per_s\t150.5
+last_finished_request_decode_tokens_per_s\t26.1",
+        );
+        assert_eq!(runs.len(), 1, "{runs:?}");
+        assert_eq!(rates(&runs[0]), (Some(150.5), Some(26.1)));
+        assert_eq!(runs[0].prefill.as_ref().and_then(|p| p.tokens), Some(30));
+        assert_eq!(runs[0].decode.as_ref().and_then(|p| p.tokens), Some(99));
+        let runs = parse(
+            r#"{"usage": {"prompt_tokens": 30, "completion_tokens": 100, "total_tokens": 130, "extra": {"prefill_tokens_per_s": 150.2, "decode_tokens_per_s": 23.4, "num_prefill_tokens": 30}}}"#,
+        );
+        assert_eq!(runs.len(), 1, "{runs:?}");
+        assert_eq!(rates(&runs[0]), (Some(150.2), Some(23.4)));
+        assert_eq!(runs[0].decode.as_ref().and_then(|p| p.tokens), Some(100));
     }
 }

@@ -69,7 +69,8 @@ fn re() -> &'static Re {
         let r = |p: &str| Regex::new(p).expect("MNN pattern compiles");
         Re {
             gate: super::literal_gate(KEYWORDS),
-            features: r(r"The device support(?:s)?:\s*(.+)$"),
+            // Before 2024-07 without the colon: `The device support dot:1, support fp16:0`.
+            features: r(r"The device supports?:?\s*(.+)$"),
             group: r(r"CPU Group: \[([\d ]+)\],\s*(\d+)\s*-\s*(\d+)"),
             feature: r(r"(\w+)\s*[:=]\s*(\d)"),
             // `average prefill speed` (Llm's summary, late 2024) and `avg  decode speed` (the
@@ -81,7 +82,7 @@ fn re() -> &'static Re {
             target: r(r"effective ARM features:\s*(.+)$"),
             forward: r(r"^Forward type:\s*([\w/]+)\s+thread=(\d+)"),
             app: r(r"^\s*(Prefill|Decode):\s*([\d.]+)\s*s,\s*(\d+) tokens,\s*([\d.]+|inf|nan) tokens/s"),
-            ios_pair: r(r"^\s*(warmup: |run \d+: )?prefill ([\d.]+|inf|nan) tok/s, decode ([\d.]+|inf|nan) tok/s"),
+            ios_pair: r(r"^\s*(warmup:\s*|run \d+:\s*)?prefill\s+([\d.]+|inf|nan) tok/s,\s*decode\s+([\d.]+|inf|nan) tok/s"),
             ios_setup: r(r"^backend = (\w+), threads = (\d+)"),
             ios_lens: r(r"^prompt len = (\d+), decode len = (\d+), repeat = (\d+)"),
             ios_header: r(r"^bench backend=(\w+) prompt=(\d+) decode=(\d+) repeat=(\d+) threads=(\d+)"),
@@ -323,5 +324,129 @@ impl FrameworkParser for Mnn {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::evidence::Run;
+
+    fn parse(text: &str) -> Vec<Run> {
+        let mut f = super::super::Frameworks::new("t", None);
+        for (i, l) in text.lines().enumerate() {
+            f.line(l, i as u64 + 1, crate::ingest::frameworks::ALL_PARSERS);
+        }
+        f.finish().runs
+    }
+
+    fn rates(r: &Run) -> (Option<f64>, Option<f64>) {
+        (
+            r.prefill.as_ref().and_then(|p| p.tok_s),
+            r.decode.as_ref().and_then(|p| p.tok_s),
+        )
+    }
+
+    #[test]
+    fn the_late_2024_summary_averages_are_the_phases() {
+        let runs = parse(
+            "average   total speed = 20.123 tok/s
+average prefill speed = 120.456 tok/s
+average  decode speed = 12.345 tok/s",
+        );
+        assert_eq!(runs.len(), 1);
+        assert_eq!(rates(&runs[0]), (Some(120.456), Some(12.345)));
+        assert_eq!(runs[0].framework, Some(crate::evidence::Framework::Mnn));
+    }
+
+    #[test]
+    fn the_ios_benchmark_is_one_run_of_its_means_with_backend_threads_and_repeats() {
+        let runs = parse(
+            "bench backend=metal prompt=512 decode=128 repeat=3 threads=4 attn_mode=8
+reloading model...
+warmup: prefill 300.12 tok/s, decode 30.40 tok/s
+run 1: prefill 310.22 tok/s, decode 31.10 tok/s (gen 128)
+run 2: prefill 314.50 tok/s, decode 30.95 tok/s (gen 128)
+
+#################################
+backend = metal, threads = 4
+prompt len = 512, decode len = 128, repeat = 2
+avg prefill speed = 312.36 tok/s
+avg  decode speed = 31.02 tok/s
+##################################",
+        );
+        assert_eq!(runs.len(), 1, "{runs:?}");
+        let r = &runs[0];
+        assert_eq!(rates(r), (Some(312.36), Some(31.02)));
+        assert_eq!(r.backend.as_deref(), Some("metal"));
+        assert_eq!(r.n_threads, Some(4));
+        assert_eq!(r.repeats, Some(2));
+        assert_eq!(r.prefill.as_ref().and_then(|p| p.tokens), Some(512));
+        assert_eq!(r.decode.as_ref().and_then(|p| p.tokens), Some(128));
+    }
+
+    #[test]
+    fn the_android_reply_text_gives_times_tokens_and_rates() {
+        let runs = parse(
+            "Prefill: 0.52s, 24 tokens, 46.15 tokens/s 
+Decode: 3.10s, 128 tokens, 41.29 tokens/s",
+        );
+        assert_eq!(runs.len(), 1);
+        let (p, d) = (
+            runs[0].prefill.clone().unwrap(),
+            runs[0].decode.clone().unwrap(),
+        );
+        assert_eq!(
+            (p.tokens, p.ms, p.tok_s),
+            (Some(24), Some(520.0), Some(46.15))
+        );
+        assert_eq!(
+            (d.tokens, d.ms, d.tok_s),
+            (Some(128), Some(3100.0), Some(41.29))
+        );
+    }
+
+    #[test]
+    fn llm_bench_pg_and_kv_cells_are_two_rows() {
+        for (test_col, test) in [
+            ("test", "pp512+tg128"),
+            ("llm_demo", "prompt=512<br>decode=128"),
+        ] {
+            let runs = parse(&format!(
+                "| model | modelSize | backend | threads | precision | {test_col} | speed(tok/s) |
+|--:|--:|--:|--:|--:|--:|--:|
+| qwen2.5-1.5b | 1.10 GiB | CPU | 4 | Low | {test} | 250.10 ± 3.20<br>30.40 ± 0.50 |"
+            ));
+            assert_eq!(runs.len(), 1, "{test_col}: {runs:?}");
+            let b = &runs[0].bench;
+            assert_eq!(b.len(), 2);
+            assert_eq!(
+                (b[0].test.as_str(), b[0].tok_s, b[0].stddev),
+                ("pp512", 250.1, Some(3.2))
+            );
+            assert_eq!(
+                (b[1].test.as_str(), b[1].tok_s, b[1].stddev),
+                ("tg128", 30.4, Some(0.5))
+            );
+            assert_eq!(b[1].n_threads, Some(4));
+        }
+    }
+
+    #[test]
+    fn the_cpu_target_override_and_the_benchmark_tool_header() {
+        let runs = parse(
+            "The device supports: i8sdot:1, fp16:1, i8mm: 1, sve2: 0, sme2: 1
+MNN_CPU_TARGET=1 effective ARM features: fp16=1, i8sdot=1, i8mm=0, sme2=0
+Forward type: CPU thread=4 precision=2 sparsity=0 sparseBlockOC=1 testQuantizedModel=0",
+        );
+        let r = &runs[0];
+        assert_eq!(r.cpu_features.get("i8mm"), Some(&false));
+        assert_eq!(r.cpu_features.get("sme2"), Some(&false));
+        assert_eq!(r.cpu_features.get("i8sdot"), Some(&true));
+        assert_eq!(r.backend.as_deref(), Some("CPU"));
+        assert_eq!(r.n_threads, Some(4));
+        // On a GPU the thread number is a mode mask, as in config.json.
+        let runs = parse("Forward type: OpenCL thread=68 precision=2 sparsity=0");
+        assert_eq!(runs[0].backend.as_deref(), Some("OpenCL"));
+        assert_eq!(runs[0].n_threads, None);
     }
 }
