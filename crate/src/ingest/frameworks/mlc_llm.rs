@@ -65,7 +65,7 @@ fn re() -> &'static Re {
             section_kv: r(r"^(throughput|total tokens|total time):\s*([\d.]+)\s*(tok/s|tok|s)$"),
             using: r(r"Using device:\s*(\w+):(\d+)"),
             estimate: r(r"single GPU memory usage:\s*[\d.]+\s*MB\s*\(Parameters:\s*([\d.]+)\s*MB"),
-            metric: r(r"^last_finished_request_(prefill_tokens|decode_tokens|prefill_tokens_per_s|decode_tokens_per_s)\s+([\d.eE+-]+)$"),
+            metric: r(r"^last_finished_request_(\w+)\s+([\d.eE+-]+)$"),
             counts: r(r"prompt tokens:\s*(\d+),\s*completion tokens:\s*(\d+)"),
             per_token: r(r"decoding-time=\s*([\d.]+)\s*ms"),
             model_id: r(r"([\w.-]+?-q\d+f\d+(?:_\d)?)(?:-MLC)?\b"),
@@ -158,13 +158,15 @@ impl FrameworkParser for MlcLlm {
                 "prefill_tokens" => self.metric_prefill_tokens = v.map(|v| v as u64),
                 "decode_tokens" => self.metric_decode_tokens = v.map(|v| v as u64),
                 "prefill_tokens_per_s" => {
-                    let p = phase(self.metric_prefill_tokens, None, None, v);
-                    runs.phase(FW, at, PhaseKind::Prefill, p);
+                    let tokens = self.metric_prefill_tokens;
+                    metric_phase(runs, at, PhaseKind::Prefill, tokens, v);
                 }
-                _ => {
-                    let p = phase(self.metric_decode_tokens, None, None, v);
-                    runs.phase(FW, at, PhaseKind::Decode, p);
+                "decode_tokens_per_s" => {
+                    let tokens = self.metric_decode_tokens;
+                    metric_phase(runs, at, PhaseKind::Decode, tokens, v);
                 }
+                // Latencies and counts of the same request: its speeds say it already.
+                _ => {}
             }
             return;
         }
@@ -385,6 +387,17 @@ last_finished_request_decode_tokens_per_s\t26.1",
         assert_eq!(rates(&runs[0]), (Some(150.5), Some(26.1)));
         assert_eq!(runs[0].prefill.as_ref().and_then(|p| p.tokens), Some(30));
         assert_eq!(runs[0].decode.as_ref().and_then(|p| p.tokens), Some(99));
+        // `/stats` then `/metrics` on the same request: one run, with the fuller figures.
+        let runs = parse(
+            "prefill: 312.6 tok/s, decode: 21.4 tok/s
+last_finished_request_prefill_tokens\t41
+last_finished_request_prefill_tokens_per_s\t312.64
+last_finished_request_decode_tokens_per_s\t21.41
+last_finished_request_ttft_s\t0.1356",
+        );
+        assert_eq!(runs.len(), 1, "{runs:?}");
+        assert_eq!(rates(&runs[0]), (Some(312.64), Some(21.41)));
+        assert_eq!(runs[0].prefill.as_ref().and_then(|p| p.tokens), Some(41));
         let runs = parse(
             r#"{"usage": {"prompt_tokens": 30, "completion_tokens": 100, "total_tokens": 130, "extra": {"prefill_tokens_per_s": 150.2, "decode_tokens_per_s": 23.4, "num_prefill_tokens": 30}}}"#,
         );
@@ -392,4 +405,29 @@ last_finished_request_decode_tokens_per_s\t26.1",
         assert_eq!(rates(&runs[0]), (Some(150.2), Some(23.4)));
         assert_eq!(runs[0].decode.as_ref().and_then(|p| p.tokens), Some(100));
     }
+}
+
+/// A `/metrics` speed of the last request. `/stats` printed just before it is the same request
+/// to one decimal: it then gets the token count and the full figure instead of a second run.
+fn metric_phase(
+    runs: &mut RunCollector,
+    at: u64,
+    kind: PhaseKind,
+    tokens: Option<u64>,
+    tok_s: Option<f64>,
+) {
+    let Some(v) = tok_s else {
+        return;
+    };
+    if let Some(p) = open_phase(runs, kind, at).filter(|p| {
+        p.tokens.is_none()
+            && p.tok_s
+                .is_some_and(|t| (t - (v * 10.0).round() / 10.0).abs() < 1e-9)
+    }) {
+        p.tokens = tokens;
+        p.tok_s = Some(v);
+        runs.claim(at);
+        return;
+    }
+    runs.phase(FW, at, kind, phase(tokens, None, None, Some(v)));
 }
