@@ -107,6 +107,19 @@ impl FrameworkParser for MlcLlm {
         }
         if let Some(c) = cap(&r.stats, msg) {
             runs.claim(at);
+            // The same figures again (`stats()` after `stats(verbose=True)`, `/stats` typed twice)
+            // are the same request, not a second one.
+            let tenth = |v: Option<f64>| v.map(|v| (v * 10.0).round() as i64);
+            let repeated = runs.open(FW).is_some_and(|run| {
+                let (p, d) = (run.prefill.as_ref(), run.decode.as_ref());
+                p.is_some()
+                    && d.is_some()
+                    && tenth(p.and_then(|p| p.tok_s)) == tenth(rate(&c[1]))
+                    && tenth(d.and_then(|d| d.tok_s)) == tenth(rate(&c[2]))
+            });
+            if repeated {
+                return;
+            }
             for (kind, v) in [(PhaseKind::Prefill, &c[1]), (PhaseKind::Decode, &c[2])] {
                 if let Some(v) = rate(v) {
                     runs.phase(FW, at, kind, phase(None, None, None, Some(v)));
@@ -335,16 +348,23 @@ mod tests {
     #[test]
     fn the_verbose_stats_blocks_give_tokens_and_times() {
         let runs = parse(
-            "----------- prefill -----------
+            "prefill: 120.5 tok/s, decode: 22.4 tok/s
+----------- prefill -----------
 throughput: 120.5 tok/s
 total tokens: 40 tok
 total time: 0.3 s
 ------------ decode ------------
 throughput: 22.4 tok/s
 total tokens: 128 tok
-total time: 5.7 s",
+total time: 5.7 s
+prefill: 120.5 tok/s, decode: 22.4 tok/s",
         );
-        assert_eq!(runs.len(), 1);
+        assert_eq!(
+            runs.len(),
+            2,
+            "the figures again after the block are the same run"
+        );
+        let runs = &runs[1..];
         let (p, d) = (
             runs[0].prefill.clone().unwrap(),
             runs[0].decode.clone().unwrap(),
