@@ -303,6 +303,31 @@ fn open_phase(runs: &mut RunCollector, kind: PhaseKind, at: u64) -> Option<&mut 
     }
 }
 
+/// A `/metrics` speed of the last request. `/stats` printed just before it is the same request
+/// to one decimal: it then gets the token count and the full figure instead of a second run.
+fn metric_phase(
+    runs: &mut RunCollector,
+    at: u64,
+    kind: PhaseKind,
+    tokens: Option<u64>,
+    tok_s: Option<f64>,
+) {
+    let Some(v) = tok_s else {
+        return;
+    };
+    if let Some(p) = open_phase(runs, kind, at).filter(|p| {
+        p.tokens.is_none()
+            && p.tok_s
+                .is_some_and(|t| (t - (v * 10.0).round() / 10.0).abs() < 1e-9)
+    }) {
+        p.tokens = tokens;
+        p.tok_s = Some(v);
+        runs.claim(at);
+        return;
+    }
+    runs.phase(FW, at, kind, phase(tokens, None, None, Some(v)));
+}
+
 #[cfg(test)]
 mod tests {
     use crate::evidence::Run;
@@ -425,29 +450,4 @@ last_finished_request_ttft_s\t0.1356",
         assert_eq!(rates(&runs[0]), (Some(150.2), Some(23.4)));
         assert_eq!(runs[0].decode.as_ref().and_then(|p| p.tokens), Some(100));
     }
-}
-
-/// A `/metrics` speed of the last request. `/stats` printed just before it is the same request
-/// to one decimal: it then gets the token count and the full figure instead of a second run.
-fn metric_phase(
-    runs: &mut RunCollector,
-    at: u64,
-    kind: PhaseKind,
-    tokens: Option<u64>,
-    tok_s: Option<f64>,
-) {
-    let Some(v) = tok_s else {
-        return;
-    };
-    if let Some(p) = open_phase(runs, kind, at).filter(|p| {
-        p.tokens.is_none()
-            && p.tok_s
-                .is_some_and(|t| (t - (v * 10.0).round() / 10.0).abs() < 1e-9)
-    }) {
-        p.tokens = tokens;
-        p.tok_s = Some(v);
-        runs.claim(at);
-        return;
-    }
-    runs.phase(FW, at, kind, phase(tokens, None, None, Some(v)));
 }
