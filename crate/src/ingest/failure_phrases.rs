@@ -144,6 +144,7 @@ mod tests {
         let cases = [
             ("Segmentation fault (core dumped)", Crash),
             ("LLM init error", Load),
+            ("Unable to open config file: /sdcard/models/qwen/config.json", Config),
             ("[Error]: Load module failed, please check model.", Load),
             ("Insufficient GPU memory error: The available single GPU memory is 3000.000 MB, which is less than the sum of model weight size (3600.000 MB) and temporary buffer size (400.000 MB).", OutOfMemory),
             ("load ../MNN/model7b/llm.mnn ... Map error ptrCL == nullptr ", Load),

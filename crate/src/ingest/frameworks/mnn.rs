@@ -406,6 +406,16 @@ Decode: 3.10s, 128 tokens, 41.29 tokens/s",
     }
 
     #[test]
+    fn the_android_benchmark_upload_lines_are_read_for_their_phase_words() {
+        let runs = parse(
+            "📊 Prefill Speed: 120.50 tokens/s
+⚡ Decode Speed: 20.25 tokens/s",
+        );
+        assert_eq!(runs.len(), 1);
+        assert_eq!(rates(&runs[0]), (Some(120.5), Some(20.25)));
+    }
+
+    #[test]
     fn llm_bench_pg_and_kv_cells_are_two_rows() {
         for (test_col, test) in [
             ("test", "pp512+tg128"),
