@@ -21,19 +21,20 @@ const BENIGN: &str = r"(?i)load cache file error\.?|\bfailed to allocate [\d.]+ 
 ///   `ErrorOutOfDeviceMemory` / `ErrorOutOfHostMemory`, OpenCL `CL_OUT_OF_HOST_MEMORY`,
 ///   `CL_OUT_OF_RESOURCES`, `CL_MEM_OBJECT_ALLOCATION_FAILURE`, Metal `Insufficient Memory
 ///   (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)`, ollama `model requires more system
-///   memory`, Java `java.lang.OutOfMemoryError`;
+///   memory`, Java `java.lang.OutOfMemoryError`, MLC `Insufficient GPU memory error`;
 /// - configuration: Genie `Missing required field`, MLC `mlc-chat-config.json` not found, a
 ///   `config.json` that cannot be opened or read;
 /// - load: ORT `Failed to create session`, `LoadLibrary failed with error 126`, TFLite `Failed
 ///   to apply ... delegate`, ExecuTorch `loading method forward failed with error 0x20`,
 ///   `[ExecuTorch Error 0x12]`, `Backend XnnpackBackend is not registered`, QNN `QnnDsp <E>`,
-///   `QNN_COMMON_ERROR`, JNI `java.lang.UnsatisfiedLinkError`;
+///   `QNN_COMMON_ERROR`, JNI `java.lang.UnsatisfiedLinkError`, MNN llm_demo `LLM init error` and
+///   `Load module failed, please check model`;
 /// - abort: `GGML_ASSERT(...) failed`, `ggml_abort`, `GGML_ABORT`, CANN `EZ9999: Inner Error`
 ///   and `aclnn...` failures, `CANN error`.
 const PHRASES: &[(FailureClass, &str)] = &[
     (
         FailureClass::OutOfMemory,
-        r"(?i)\bout of (?:device |host |gpu |video )?memory\b|\boom[-_ ]?kill|\blowmemorykiller\b|std::bad_alloc|ErrorOutOf(?:Device|Host)Memory|\bcannot allocate memory\b|\bkilled process \d+|\bCL_OUT_OF_(?:HOST_MEMORY|RESOURCES)\b|\bCL_MEM_OBJECT_ALLOCATION_FAILURE\b|\bOutOfMemoryError\b|kIOGPUCommandBufferCallbackErrorOutOfMemory|\binsufficient memory\b|\brequires more (?:system |gpu )?memory\b|\b(?:failed|unable) to allocate\b[^.;]{0,60}\bbuffers?\b",
+        r"(?i)\bout of (?:device |host |gpu |video )?memory\b|\boom[-_ ]?kill|\blowmemorykiller\b|std::bad_alloc|ErrorOutOf(?:Device|Host)Memory|\bcannot allocate memory\b|\bkilled process \d+|\bCL_OUT_OF_(?:HOST_MEMORY|RESOURCES)\b|\bCL_MEM_OBJECT_ALLOCATION_FAILURE\b|\bOutOfMemoryError\b|kIOGPUCommandBufferCallbackErrorOutOfMemory|\binsufficient (?:gpu )?memory\b|\brequires more (?:system |gpu )?memory\b|\b(?:failed|unable) to allocate\b[^.;]{0,60}\bbuffers?\b",
     ),
     (
         FailureClass::Mismatch,
@@ -45,7 +46,7 @@ const PHRASES: &[(FailureClass, &str)] = &[
     ),
     (
         FailureClass::Load,
-        r"(?i)\berror loading model\b|\bfailed to (?:load|open|read|mmap) (?:the )?model\b|\bfailure to initialize model\b|\bfailed to create (?:the )?(?:dialog|session|context|interpreter|engine|model|llm)\b|\bcould not create context\b|\bcreate from binary failed\b|\bunable to find a valid interface\b|\bgetqnninterface failed\b|\bcalculator::open\(\) for node\b[^.]{0,80}\bfailed\b|\bcalculatorgraph::run\(\) failed\b|\binitialization failed\b|\bcannot open lib\w*|\bmap error\b|\bfailed to initialize (?:the )?(?:backend|session|model|runtime|delegate|engine)\b|\bunable to (?:load|open) (?:the )?model\b|\bmodel (?:load(?:ing)?|init(?:ialization)?) failed\b|\bloadlibrary failed with error \d+|\bfailed to apply (?:the )?(?:\w+ )*delegate\b|\b(?:loading|execution of) method \w+ failed with (?:error|status) 0x[0-9a-f]+|\[executorch error 0x[0-9a-f]+\]|\bbackend \w+ is not registered\b|\bqnn\w* <e>|\bqnn_common_error\w*|\bunsatisfiedlinkerror\b",
+        r"(?i)\berror loading model\b|\bfailed to (?:load|open|read|mmap) (?:the )?model\b|\bfailure to initialize model\b|\bfailed to create (?:the )?(?:dialog|session|context|interpreter|engine|model|llm)\b|\bcould not create context\b|\bcreate from binary failed\b|\bunable to find a valid interface\b|\bgetqnninterface failed\b|\bcalculator::open\(\) for node\b[^.]{0,80}\bfailed\b|\bcalculatorgraph::run\(\) failed\b|\binitialization failed\b|\bcannot open lib\w*|\bmap error\b|\bfailed to initialize (?:the )?(?:backend|session|model|runtime|delegate|engine)\b|\bunable to (?:load|open) (?:the )?model\b|\bmodel (?:load(?:ing)?|init(?:ialization)?) failed\b|\bloadlibrary failed with error \d+|\bfailed to apply (?:the )?(?:\w+ )*delegate\b|\b(?:loading|execution of) method \w+ failed with (?:error|status) 0x[0-9a-f]+|\[executorch error 0x[0-9a-f]+\]|\bbackend \w+ is not registered\b|\bqnn\w* <e>|\bqnn_common_error\w*|\bunsatisfiedlinkerror\b|\bllm init error\b|\bload module failed\b",
     ),
     (
         FailureClass::Abort,
@@ -100,6 +101,7 @@ pub const KEYWORDS: &[&str] = &[
     "aclnn",
     "9999",
     "inner error",
+    "init error",
 ];
 
 struct Compiled {
@@ -141,6 +143,10 @@ mod tests {
         use FailureClass::*;
         let cases = [
             ("Segmentation fault (core dumped)", Crash),
+            ("LLM init error", Load),
+            ("Unable to open config file: /sdcard/models/qwen/config.json", Config),
+            ("[Error]: Load module failed, please check model.", Load),
+            ("Insufficient GPU memory error: The available single GPU memory is 3000.000 MB, which is less than the sum of model weight size (3600.000 MB) and temporary buffer size (400.000 MB).", OutOfMemory),
             ("load ../MNN/model7b/llm.mnn ... Map error ptrCL == nullptr ", Load),
             ("Aborted (core dumped)", Crash),
             ("[1]    23013 abort      ./bin/llama-cli -ngl 33 -m ../Phi-3-mini-4k-instruct-q4.gguf -i -cnv", Crash),

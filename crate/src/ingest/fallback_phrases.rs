@@ -130,6 +130,12 @@ pub const PHRASES: &[(FallbackClass, &str)] = &[
         r"(?i)\bassigned\s+to\s+the\s+default\s+cpu\s+ep\b",
     ),
     (FallbackClass::Cpu, r"(?i)\bno\s+usable\s+gpu\s+found\b"),
+    // MNN: the backend asked for (3 OpenCL, 7 Vulkan, 1 Metal) is not in the build or would not
+    // start, so the session is created on its backup type, 0 being the CPU
+    (
+        FallbackClass::Cpu,
+        r"(?i)\bcan'?t\s+find\s+type\s*=\s*\d+\s+backend,\s*use\s+0\s+instead\b",
+    ),
     // TFLite, older builds: "First 5 operations will run on the GPU, and the remaining 3 on the CPU."
     (
         FallbackClass::Cpu,
@@ -281,6 +287,7 @@ mod tests {
             ("12 operations will run on the GPU, and the remaining 7 operations will run on the CPU.", FallbackClass::Cpu),
             ("[W:onnxruntime:, session_state.cc:1169 VerifyEachNodeIsAssignedToAnEp] Some nodes were not assigned to the preferred execution providers which may or may not have an negative impact on performance.", FallbackClass::Cpu),
             ("MNN_QNN: Not registered type 35, ResizeBilinear_1.", FallbackClass::UnsupportedOp),
+            ("Can't Find type=3 backend, use 0 instead", FallbackClass::Cpu),
             ("kleidiai: no compatible f32 kernels found for CPU features mask 3", FallbackClass::UnsupportedOp),
             ("matmul: no int8 dot-product, using reference kernel", FallbackClass::Reference),
             ("delegate init failed, fallback enabled", FallbackClass::Other),

@@ -25,6 +25,9 @@ pub struct Row {
     pub tok_s: f64,
     pub stddev: Option<f64>,
     pub devices: Vec<String>,
+    /// MNN llm_bench's `-pg` and `-kv` cells hold two figures, prefill over decode
+    /// (`250.10 ± 3.20<br>30.40 ± 0.50`): the second one and its deviation.
+    pub second: Option<(f64, Option<f64>)>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -48,14 +51,16 @@ pub struct BenchTable {
     pub mnn_header: bool,
 }
 
-fn re() -> &'static (Regex, Regex) {
-    static R: OnceLock<(Regex, Regex)> = OnceLock::new();
+fn re() -> &'static (Regex, Regex, Regex) {
+    static R: OnceLock<(Regex, Regex, Regex)> = OnceLock::new();
     R.get_or_init(|| {
         (
             Regex::new(r"(?i)^(?:pp|tg)\s*\d+(?:\s*\+\s*tg\s*\d+)?(?:\s*@\s*d\s*\d+)?$")
                 .expect("test"),
             Regex::new(r"^\**\s*([\d.]+)\s*\**\s*(?:(?:±|\+/-|\+-)\s*\**\s*([\d.]+))?")
                 .expect("speed"),
+            // llm_bench `-kv true` names its test by both lengths.
+            Regex::new(r"^prompt=(\d+)\s*<br>\s*decode=(\d+)$").expect("llm_demo test"),
         )
     })
 }
@@ -112,7 +117,7 @@ impl BenchTable {
         }
         let lower: Vec<String> = cells.iter().map(|c| c.to_ascii_lowercase()).collect();
         if let (Some(test), Some(speed)) = (
-            lower.iter().position(|c| c == "test"),
+            lower.iter().position(|c| c == "test" || c == "llm_demo"),
             lower
                 .iter()
                 .position(|c| c == "t/s" || c == "tok/s" || c == "tokens/s" || c == "speed(tok/s)"),
@@ -132,7 +137,7 @@ impl BenchTable {
             });
             return None;
         }
-        let (re_test, re_speed) = re();
+        let (re_test, re_speed, re_kv_test) = re();
         // Without a header (of this row's kind), the last two columns are the test and the
         // speed, and the first names the model when it carries a quant (`llama 1B Q4_0`).
         let cols = self
@@ -140,12 +145,22 @@ impl BenchTable {
             .clone()
             .filter(|c| c.pipe == pipe)
             .unwrap_or_else(|| headerless_columns(&cells, pipe));
-        let test = cells.get(cols.test)?.trim_matches('*').trim();
-        if !re_test.is_match(test) {
-            return None;
-        }
-        let speed = re_speed.captures(cells.get(cols.speed)?)?;
+        let test_cell = cells.get(cols.test)?.trim_matches('*').trim();
+        let test = match re_kv_test.captures(test_cell) {
+            Some(c) => format!("pp{}+tg{}", &c[1], &c[2]),
+            None if re_test.is_match(test_cell) => test_cell.to_string(),
+            None => return None,
+        };
+        let speed_cell = cells.get(cols.speed)?;
+        let speed = re_speed.captures(speed_cell)?;
         let tok_s = num(speed.get(1)?.as_str())?;
+        let second = speed_cell
+            .split_once("<br>")
+            .and_then(|(_, s)| re_speed.captures(s.trim()))
+            .and_then(|c| {
+                let v = num(c.get(1)?.as_str())?;
+                Some((v, c.get(2).and_then(|m| num(m.as_str()))))
+            });
         let get = |i: Option<usize>| {
             i.and_then(|i| cells.get(i))
                 .map(|c| c.trim())
@@ -174,6 +189,7 @@ impl BenchTable {
                         .collect()
                 })
                 .unwrap_or_default(),
+            second,
         })
     }
 }

@@ -572,6 +572,8 @@ fn header(msg: &str) -> Option<(Split, Vec<Col>)> {
                 || c.contains(": ")
                 || c.contains('=')
                 || c.eq_ignore_ascii_case("test")
+                // MNN llm_bench `-kv true` names its test column so: a bench table's header.
+                || c.eq_ignore_ascii_case("llm_demo")
         })
     {
         return None;
