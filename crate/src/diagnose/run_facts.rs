@@ -155,10 +155,13 @@ pub fn params_from_name(name: &str) -> Option<f64> {
 /// Bits per weight of the quant a model's file name states (`…-7b-chat.Q4_K_M.gguf`,
 /// `ggml-model-q4_0.bin`).
 pub fn quant_bits_from_name(name: &str) -> Option<f64> {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    base.split(['.', '-', ' '])
-        .filter(|t| t.len() >= 3)
-        .find_map(quant_bits)
+    // The file's name first; then its folders, nearest first (MLC's
+    // `dist/Llama-2-7b-chat-hf-q4f16_1/params`).
+    name.rsplit(['/', '\\']).find_map(|part| {
+        part.split(['.', '-', ' '])
+            .filter(|t| t.len() >= 3)
+            .find_map(quant_bits)
+    })
 }
 
 /// Decode tok/s of a run: its decode phase, else its `tg` bench rows' best.
