@@ -200,7 +200,7 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
         let (id, severity) = if of_peak > ABOVE_PEAK {
             (IDS[1], Severity::Warning)
         } else if of_expected >= AT_EXPECTED && of_peak >= AT_PEAK_FLOOR {
-            if swept.is_some() {
+            if swept.is_some() || slower_sibling(&runs, a) {
                 continue;
             }
             params.extend(lever(a));
@@ -234,6 +234,18 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
         out.extend(ev.runs.iter().find_map(|r| thread_plateau(ev, r)));
     }
     out
+}
+
+/// Another run of the same model in the same input decodes far slower than `a` (a user's run
+/// beside the figure they expected): `a` at the ceiling does not say the device is fine, since
+/// the slower one is the question.
+fn slower_sibling(runs: &[Achieved], a: &Achieved) -> bool {
+    runs.iter().any(|b| {
+        b.run.input == a.run.input
+            && b.run.model.is_some()
+            && b.run.model == a.run.model
+            && b.tok_s < a.tok_s * AT_EXPECTED
+    })
 }
 
 /// A thread sweep whose decode stops gaining: see the module doc.
@@ -413,6 +425,30 @@ mod tests {
         assert_eq!(param(&f[0], "pct_of_peak"), "74");
         assert_eq!(param(&f[0], "lever"), "@bandwidth.lever.quant");
         assert_eq!(param(&f[0], "smaller_quant"), "Q3_K_M");
+    }
+
+    #[test]
+    fn a_run_at_the_ceiling_beside_a_far_slower_one_of_the_same_model_is_not_the_answer() {
+        // The user's 15 tok/s pasted beside the 34 tok/s they expected: the device is not
+        // shown to be fine.
+        let mut mine = run(
+            "q.md",
+            Some("Apple M2 Pro"),
+            4_370_000_000,
+            15.0,
+            "Q4_K - Medium",
+        );
+        let mut theirs = run(
+            "q.md",
+            Some("Apple M2 Pro"),
+            4_370_000_000,
+            34.0,
+            "Q4_K - Medium",
+        );
+        mine.model = Some("mistral-7b".into());
+        theirs.model = Some("mistral-7b".into());
+        let f = crate::diagnose::apply(rule, &ev(vec![mine, theirs]));
+        assert!(f.iter().all(|f| f.id != "bandwidth.at-ceiling"), "{f:?}");
     }
 
     #[test]
