@@ -373,6 +373,11 @@ pub struct Offload {
     /// The accelerator library the placement was for (ollama's `offload to cuda`: `cuda`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub library: Option<String>,
+    /// The GPU backend a command line or koboldcpp's start-up options chose (`--usecublas`),
+    /// whatever the layer count; `requested` is then the layers it asked for, `None` when the
+    /// option was left at its default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_flag: Option<String>,
     /// Why no accelerator took any layer, when the log says.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_gpu: Option<NoGpu>,

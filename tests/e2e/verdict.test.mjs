@@ -141,6 +141,12 @@ const CASES = [
     numbers: [/a power mode below the maximum/],
   },
   {
+    name: 'koboldcpp with --usecublas and no --gpulayers',
+    files: ['samples/logs/koboldcpp-usecublas-no-gpulayers.txt'],
+    cause: 'build',
+    numbers: [/The GPU backend is on, but no layer is on the GPU/],
+  },
+  {
     name: 'an onnxruntime-genai C++ model_benchmark report',
     files: ['samples/logs/onnxruntime-genai-model-benchmark-cpu.txt'],
     cause: null,
@@ -274,6 +280,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/llama-rk3588-default-threads.md', /线程数等于全部核心（包括小核）/],
     ['samples/logs/llama-cpp-python-rosetta-x86.md', /ARM 机器上跑的是 x86 构建/],
     ['samples/logs/jetson-orin-nano-15w-llama.md', /功耗模式低于最高档/],
+    ['samples/logs/koboldcpp-usecublas-no-gpulayers.txt', /开启了 GPU 后端，但没有任何层在 GPU 上/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
     await analyze(page, [file]);

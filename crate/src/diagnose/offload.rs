@@ -162,6 +162,24 @@ enum Placement {
     Fine,
 }
 
+/// The first koboldcpp whose `--gpulayers` defaults to -1, layers estimated at load (its
+/// commit 53bf0fb3, Sep 2024). Before, the default was 0: a GPU backend chosen with no
+/// `--gpulayers` offloaded nothing and sped up prompt processing only.
+const KOBOLD_AUTO_LAYERS: (u32, u32) = (1, 75);
+
+/// The run's koboldcpp (its `Welcome to KoboldCpp - Version` line) estimates the layers itself.
+/// An unknown version is not taken to: the finding's text names the version that decides.
+fn kobold_estimates_layers(run: &Run) -> bool {
+    run.build
+        .as_deref()
+        .and_then(|b| b.strip_prefix("koboldcpp "))
+        .and_then(|v| {
+            let (a, b) = v.split_once('.')?;
+            Some((a.parse::<u32>().ok()?, b.parse::<u32>().ok()?))
+        })
+        .is_some_and(|v| v >= KOBOLD_AUTO_LAYERS)
+}
+
 fn placement(run: &Run) -> Placement {
     let empty = Offload::default();
     let o = run.offload.as_ref().unwrap_or(&empty);
@@ -178,6 +196,22 @@ fn placement(run: &Run) -> Placement {
             return Placement::Unused {
                 variant: Some(variant),
                 extra: Vec::new(),
+            };
+        }
+    }
+    // A GPU backend chosen on the command line and no layer asked for: the option, not the
+    // device, is the fix, whether or not the log goes on to count the layers.
+    if let Some(flag) = o.gpu_flag.as_deref() {
+        let none_placed = layers.map_or(true, |(n, _)| n == 0);
+        let variant = match o.requested {
+            Some(0) => Some("flag-zero"),
+            None if !kobold_estimates_layers(run) => Some("kobold-default"),
+            _ => None,
+        };
+        if let (true, Some(variant)) = (none_placed, variant) {
+            return Placement::Unused {
+                variant: Some(variant),
+                extra: vec![("flag", flag.to_string())],
             };
         }
     }

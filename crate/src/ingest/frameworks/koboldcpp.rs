@@ -6,9 +6,10 @@
 //! land in the same llama.cpp run. The `\r`-overwritten `Processing Prompt [BLAS] (N / N tokens)`
 //! and `Generating (N / M tokens)` progress lines carry no time and are left to the summary.
 
-use super::cap;
+use super::llama_cpp::{offload, quote_placement};
 use super::runs::{num, phase, PhaseKind, RunCollector};
 use super::FrameworkParser;
+use super::{cap, cap_if};
 use crate::evidence::Framework;
 use regex::Regex;
 use std::sync::OnceLock;
@@ -20,10 +21,23 @@ struct Re {
     generate: Regex,
     amount: Regex,
     threads: Regex,
+    version: Regex,
+    backend_flag: Regex,
+    layers_flag: Regex,
+    namespace_layers: Regex,
+    namespace_backend: Regex,
 }
 
 /// Literals at least one of which every line this parser reads contains.
-pub const KEYWORDS: &[&str] = &["ms/T", "System Info:", "Threads: ", "Threads="];
+pub const KEYWORDS: &[&str] = &[
+    "ms/T",
+    "System Info:",
+    "Threads: ",
+    "Threads=",
+    "Welcome to KoboldCpp",
+    "koboldcpp",
+    "Namespace(",
+];
 
 fn re() -> &'static Re {
     static R: OnceLock<Re> = OnceLock::new();
@@ -34,6 +48,14 @@ fn re() -> &'static Re {
             generate: r(r"\bGenerat(?:e|ion):\s*([\d.]+)s\s*\(\s*([\d.]+)\s*ms/T(?:\s*=\s*([\d.]+)\s*T/s)?\)"),
             amount: r(r"\bAmt:\s*(\d+)/(\d+)"),
             threads: r(r"^(?:Auto Set Threads: (\d+)|.*\bThreads[=:] ?(\d+)\b)"),
+            version: r(r"Welcome to KoboldCpp - Version (\d+)\.(\d+)"),
+            // The command line: `./koboldcpp-linux-x64 --usecublas`, `koboldcpp.exe --usevulkan 0`,
+            // `python koboldcpp.py model.gguf --useclblast 0 0`.
+            backend_flag: r(r"(?i)\bkoboldcpp[\w.-]*\s.*?(--use(?:cublas|vulkan|clblast|hipblas))\b"),
+            layers_flag: r(r"(?:--gpulayers|--gpu-layers|--n-gpu-layers|-ngl)[\s=]+(-?\d+)"),
+            // `print(args)` at start-up: every option's value, defaults included.
+            namespace_layers: r(r"\bgpulayers=(-?\d+)"),
+            namespace_backend: r(r"\b(use(?:cublas|vulkan|clblast|hipblas))=(\[[^\]]*\]|\d+|True)"),
         }
     })
 }
@@ -68,6 +90,26 @@ impl FrameworkParser for Koboldcpp {
             if seen {
                 return;
             }
+        }
+        if let Some(c) = cap_if(msg.contains("Welcome to KoboldCpp"), &r.version, msg) {
+            runs.run(FW, at).build = Some(format!("koboldcpp {}.{}", &c[1], &c[2]));
+            return;
+        }
+        if msg.starts_with("Namespace(") {
+            if let Some(b) = cap(&r.namespace_backend, msg) {
+                let o = offload(runs.run(FW, at));
+                o.gpu_flag = Some(format!("--{}", &b[1]));
+                o.requested = cap(&r.namespace_layers, msg).and_then(|c| c[1].parse().ok());
+                quote_placement(o, at, msg, false);
+            }
+            return;
+        }
+        if let Some(c) = cap_if(msg.contains("koboldcpp"), &r.backend_flag, msg) {
+            let o = offload(runs.run(FW, at));
+            o.gpu_flag = Some(c[1].to_string());
+            o.requested = cap(&r.layers_flag, msg).and_then(|c| c[1].parse().ok());
+            quote_placement(o, at, msg, false);
+            return;
         }
         if let Some(rest) = msg.strip_prefix("System Info: ") {
             super::system_info::read(FW, &format!("system_info: {rest}"), at, runs);
@@ -119,6 +161,36 @@ mod tests {
             assert!((d.tok_s.unwrap() - tg).abs() < 0.01, "{line}: {d:?}");
             assert_eq!(d.tokens, amt, "{line}");
         }
+    }
+
+    #[test]
+    fn a_gpu_backend_chosen_with_or_without_layers() {
+        let runs = parse(
+            "$ ./koboldcpp-linux-x64 --usecublas\n***\nWelcome to KoboldCpp - Version 1.61.2\n",
+        );
+        let o = runs[0].offload.as_ref().unwrap();
+        assert_eq!(
+            (o.gpu_flag.as_deref(), o.requested),
+            (Some("--usecublas"), None)
+        );
+        assert_eq!(runs[0].build.as_deref(), Some("koboldcpp 1.61"));
+        let runs =
+            parse("koboldcpp.exe --model m.gguf --usevulkan 0 --gpulayers 33 --contextsize 4096");
+        let o = runs[0].offload.as_ref().unwrap();
+        assert_eq!(
+            (o.gpu_flag.as_deref(), o.requested),
+            (Some("--usevulkan"), Some(33))
+        );
+        let runs = parse("Namespace(model=None, model_param='x.gguf', port=5001, threads=7, usecublas=['normal', '0'], usevulkan=None, useclblast=None, gpulayers=0, tensor_split=None)");
+        let o = runs[0].offload.as_ref().unwrap();
+        assert_eq!(
+            (o.gpu_flag.as_deref(), o.requested),
+            (Some("--usecublas"), Some(0))
+        );
+        // A CPU-only start names no GPU backend.
+        let runs =
+            parse("Namespace(model_param='x.gguf', usecublas=None, usevulkan=None, gpulayers=0)");
+        assert!(runs.iter().all(|r| r.offload.is_none()), "{runs:?}");
     }
 
     #[test]
