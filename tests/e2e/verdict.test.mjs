@@ -147,6 +147,12 @@ const CASES = [
     numbers: [/The GPU backend is on, but no layer is on the GPU/],
   },
   {
+    name: 'a Jetson far below its memory speed with no power mode stated',
+    files: ['samples/logs/jetson-mlc-benchmark-no-mode.md'],
+    cause: 'power',
+    numbers: [/its power mode unknown/],
+  },
+  {
     name: 'an onnxruntime-genai C++ model_benchmark report',
     files: ['samples/logs/onnxruntime-genai-model-benchmark-cpu.txt'],
     cause: null,
@@ -281,6 +287,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/llama-cpp-python-rosetta-x86.md', /ARM 机器上跑的是 x86 构建/],
     ['samples/logs/jetson-orin-nano-15w-llama.md', /功耗模式低于最高档/],
     ['samples/logs/koboldcpp-usecublas-no-gpulayers.txt', /开启了 GPU 后端，但没有任何层在 GPU 上/],
+    ['samples/logs/jetson-mlc-benchmark-no-mode.md', /功耗模式未知/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
     await analyze(page, [file]);

@@ -248,6 +248,16 @@ fn slower_sibling(runs: &[Achieved], a: &Achieved) -> bool {
     })
 }
 
+/// A run's decode as a share of what the ceiling model expects on the device the inputs name,
+/// with that device, the achieved GB/s and the quote that shows the sum: for rules that read
+/// the gap as another layer's.
+pub(super) fn share_of_expected(ev: &Evidence, run: &Run) -> Option<(f64, f64, RunDevice, Quote)> {
+    let a = achieved(run)?;
+    let d = for_run(ev, run)?;
+    let expected = expected_tok_s(a.bytes, d.entry.gbps);
+    Some((a.tok_s / expected, a.gbps, d, quote(&a)))
+}
+
 /// A thread sweep whose decode stops gaining: see the module doc.
 fn thread_plateau(ev: &Evidence, run: &Run) -> Option<Finding> {
     if run

@@ -23,6 +23,7 @@ mod offload_graph_splits;
 mod offload_partitioned;
 mod power_cpu_clock;
 mod power_gpu_state;
+mod power_jetson_mode;
 mod power_saver_mode;
 mod power_sweeps;
 mod power_under_voltage;
@@ -198,6 +199,7 @@ const RULES: &[Rule] = &[
     rule(threads::IDS, threads::rule),
     rule(threads_machine::IDS, threads_machine::rule),
     rule(power_sweeps::IDS, power_sweeps::rule),
+    rule(power_jetson_mode::IDS, power_jetson_mode::rule),
     rule(measure::IDS, measure::rule),
     rule(load::IDS, load::rule),
     rule(power_under_voltage::IDS, power_under_voltage::rule),

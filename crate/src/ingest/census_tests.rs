@@ -48,6 +48,7 @@ const ROWS: &[Row] = &[
     Row { producer: "MNN benchmark tool Forward type", shape: "Forward type: CPU thread={i} precision=2 sparsity=0 sparseBlockOC=1 testQuantizedModel=0", fact: |r| r.n_threads.is_some() },
     Row { producer: "MNN Android app reply text", shape: "Decode: {f}s, {i} tokens, {f} tokens/s", fact: |r| r.decode.as_ref().is_some_and(|d| d.tokens.is_some() && d.ms.is_some()) },
     Row { producer: "MLC /stats", shape: "prefill: {f} tok/s, decode: {f} tok/s", fact: |r| r.prefill.is_some() && r.decode.is_some() },
+    Row { producer: "jetson-containers MLC benchmark.py", shape: "/data/models/mlc/dist/Llama-2-7b-chat-hf-q4f16_1/params:  input={i} output={i} prefill_time {f} sec, prefill_rate {f} tokens/sec, decode_time {f} sec, decode_rate {f} tokens/sec", fact: |r| r.prefill.is_some() && r.decode.is_some() && r.model.is_some() },
     Row { producer: "MLC 2023-04 mlc_chat_cli stats", shape: "encode: {f} tok/s, decode: {f} tok/s", fact: |r| r.prefill.is_some() && r.decode.is_some() },
     Row { producer: "MLC app label, prefill only", shape: "prefill: {f} tok/s", fact: |r| r.prefill.is_some() && r.decode.is_none() },
     Row { producer: "MLC /stats without a prefill figure", shape: "prefill: N/A tok/s, decode: {f} tok/s", fact: |r| r.prefill.is_none() && r.decode.is_some() },

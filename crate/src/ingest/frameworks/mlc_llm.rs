@@ -6,10 +6,10 @@
 //! the devices `auto_device` found and the one it uses, and the serve engine's memory estimate.
 //! The census of these shapes is `docs/formats/mlc-llm.md`.
 
-use super::cap;
 use super::json_block::Doc;
 use super::runs::{num, phase, quant_from_name, round3, PhaseKind, RunCollector};
 use super::FrameworkParser;
+use super::{cap, cap_if};
 use crate::evidence::Framework;
 use crate::evidence::Phase;
 use regex::Regex;
@@ -31,6 +31,7 @@ struct Re {
     using: Regex,
     estimate: Regex,
     metric: Regex,
+    script: Regex,
 }
 
 /// Literals at least one of which every line this parser reads contains (its first, cheap
@@ -49,6 +50,7 @@ pub const KEYWORDS: &[&str] = &[
     "Using device:",
     "single GPU memory usage",
     "last_finished_request_",
+    "decode_rate",
 ];
 
 fn re() -> &'static Re {
@@ -71,6 +73,10 @@ fn re() -> &'static Re {
             model_id: r(r"([\w.-]+?-q\d+f\d+(?:_\d)?)(?:-MLC)?\b"),
             lib_backend: r(r"(?i)-(vulkan|opencl|metal|cuda|webgpu|android|iphone)\.(?:so|tar|dylib|dll|wasm)\b"),
             found: r(r"Found device: (\w+):(\d+)"),
+            // jetson-containers' `benchmark.py` for MLC: `<model dir>:  input=16 output=128
+            // prefill_time 0.081 sec, prefill_rate 197.0 tokens/sec, decode_time 6.632 sec,
+            // decode_rate 19.3 tokens/sec`; its averaged line has the model but not the counts.
+            script: r(r"^(?:(\S+):\s+)?(?:input=(\d+)\s+output=(\d+)\s+)?prefill_time\s+([\d.]+)\s*sec,\s*prefill_rate\s+([\d.]+)\s*tokens/sec,\s*decode_time\s+([\d.]+)\s*sec,\s*decode_rate\s+([\d.]+)\s*tokens/sec"),
         }
     })
 }
@@ -103,6 +109,29 @@ impl FrameworkParser for MlcLlm {
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
         let r = re();
         if !r.gate.is_match(msg) {
+            return;
+        }
+        if let Some(c) = cap_if(msg.contains("decode_rate"), &r.script, msg) {
+            let int = |i: usize| c.get(i).and_then(|m| m.as_str().parse::<u64>().ok());
+            let secs = |i: usize| num(&c[i]).map(|s| s * 1000.0);
+            runs.phase(
+                FW,
+                at,
+                PhaseKind::Prefill,
+                phase(int(2), secs(4), None, num(&c[5])),
+            );
+            runs.phase(
+                FW,
+                at,
+                PhaseKind::Decode,
+                phase(int(3), secs(6), None, num(&c[7])),
+            );
+            if let (Some(model), Some(run)) = (c.get(1), runs.open(FW)) {
+                if run.quant.is_none() {
+                    run.quant = quant_from_name(model.as_str());
+                }
+                run.model.get_or_insert_with(|| model.as_str().to_string());
+            }
             return;
         }
         if let Some(c) = cap(&r.stats, msg) {
@@ -345,6 +374,20 @@ mod tests {
             r.prefill.as_ref().and_then(|p| p.tok_s),
             r.decode.as_ref().and_then(|p| p.tok_s),
         )
+    }
+
+    #[test]
+    fn the_jetson_containers_benchmark_line_gives_both_phases_and_the_model() {
+        let runs = parse("/data/models/mlc/dist/Llama-2-7b-chat-hf-q4f16_1/params:  input=16 output=128 prefill_time 0.092 sec, prefill_rate 173.9 tokens/sec, decode_time 7.013 sec, decode_rate 18.3 tokens/sec");
+        assert_eq!(runs.len(), 1, "{runs:?}");
+        assert_eq!(rates(&runs[0]), (Some(173.9), Some(18.3)));
+        assert_eq!(runs[0].decode.as_ref().unwrap().tokens, Some(128));
+        assert_eq!(runs[0].prefill.as_ref().unwrap().tokens, Some(16));
+        assert!(runs[0].model.as_deref().unwrap().contains("Llama-2-7b"));
+        // Its averaged line gives the counts on the line before, not in it.
+        let runs = parse("AVERAGE OVER 3 RUNS, input=16, output=128\n/data/models/mlc/dist/Llama-2-7b-chat-hf-q4f16_1/params:  prefill_time 0.081 sec, prefill_rate 197.0 tokens/sec, decode_time 6.632 sec, decode_rate 19.3 tokens/sec");
+        assert_eq!(rates(&runs[0]), (Some(197.0), Some(19.3)));
+        assert!(runs[0].model.is_some());
     }
 
     #[test]
