@@ -82,6 +82,9 @@ enum Col {
         per_token: bool,
         /// A test name the header gives (`pp512`, `tg128`).
         test: Option<String>,
+        /// A quant the header gives (`W4A16 (TPS)`, `Q4_K_M t/s`): a table that sweeps quants
+        /// across its columns, one model per row.
+        quant: Option<String>,
     },
     Mode,
     Trial,
@@ -247,6 +250,8 @@ fn classify(cell: &str) -> Col {
             phase,
             per_token,
             test: if is_pre { pre } else { dec },
+            quant: quant_from_name(cell.trim().trim_matches(|ch| ch == '*' || ch == '`'))
+                .map(|q| q.to_ascii_uppercase()),
         };
     }
     if counts {
@@ -498,7 +503,13 @@ fn bare_name(cell: &str) -> String {
             s.replace_range(at..at + m.len(), "");
         }
     }
-    s.trim().trim_end_matches('*').trim().to_string()
+    // A trailing `*` marks the default; a `**name**` pair is emphasis.
+    let s = s.trim();
+    let s = match s.strip_prefix("**").and_then(|x| x.strip_suffix("**")) {
+        Some(inner) => inner,
+        None => s.trim_end_matches('*'),
+    };
+    s.trim().to_string()
 }
 
 #[derive(Debug, Clone, Default)]
@@ -809,6 +820,46 @@ impl Table {
             }
             return;
         }
+        // Quants across the columns: one run per row and quant column.
+        let quant_cols: Vec<(usize, &str)> = self
+            .cols
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| match c {
+                Col::Speed {
+                    quant: Some(q),
+                    phase: Ph::Decode | Ph::Any,
+                    ..
+                } => Some((i, q.as_str())),
+                _ => None,
+            })
+            .collect();
+        if quant_cols.len() >= 2 {
+            for r in &rows {
+                for (col, quant) in &quant_cols {
+                    let Some((_, v, _, derived)) = r.speeds.iter().find(|(c, ..)| c == col) else {
+                        continue;
+                    };
+                    runs.push(Run {
+                        framework: Some(fw),
+                        line_start: Some(r.line),
+                        line_end: Some(r.line),
+                        quant: Some((*quant).to_string()),
+                        model: r.model.clone(),
+                        params: r.params,
+                        n_threads: r.threads,
+                        sweep_row: true,
+                        decode: Some(Phase {
+                            tok_s: Some(*v),
+                            derived: *derived,
+                            ..Phase::default()
+                        }),
+                        ..Run::default()
+                    });
+                }
+            }
+            return;
+        }
         let settings_vary = distinct(&|r| {
             Some(format!(
                 "{:?}{:?}{:?}{:?}",
@@ -996,6 +1047,18 @@ mod tests {
         assert_eq!((b[3].n_threads, b[3].tok_s), (Some(8), 0.27));
         assert_eq!(b[2].test, "tg");
         assert_eq!((runs[0].line_start, runs[0].line_end), (Some(5), Some(8)));
+    }
+
+    #[test]
+    fn quants_across_the_columns_one_run_per_cell() {
+        let (runs, _) = read("| Model | W16A16 (TPS) | W8A16 (TPS) | W4A16 (TPS) |\n| **Qwen2.5-3B-VL** | ~27.2 | ~45.2 | ~71.8 |\n| Qwen3-4B-VL | ~20.2 | ~35.5 | ~52.2 |\n");
+        assert_eq!(runs.len(), 6, "{runs:?}");
+        let first = &runs[0];
+        assert_eq!(first.quant.as_deref(), Some("W16A16"));
+        assert_eq!(first.model.as_deref(), Some("Qwen2.5-3B-VL"));
+        assert_eq!(first.decode.as_ref().and_then(|d| d.tok_s), Some(27.2));
+        assert_eq!(runs[5].quant.as_deref(), Some("W4A16"));
+        assert_eq!(runs[5].decode.as_ref().and_then(|d| d.tok_s), Some(52.2));
     }
 
     #[test]
