@@ -112,13 +112,41 @@ fn flag(run: &Run, names: &[&str]) -> Option<(String, bool)> {
         .find_map(|n| run.cpu_features.get(*n).map(|v| ((*n).to_string(), *v)))
 }
 
-pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
+/// Arm cores without the int8 matrix-multiply extension (it came with Armv8.6: Cortex-A510,
+/// A710, X2 and later have it).
+const NO_I8MM: &[&str] = &[
+    "Cortex-A53",
+    "Cortex-A55",
+    "Cortex-A57",
+    "Cortex-A72",
+    "Cortex-A73",
+    "Cortex-A75",
+    "Cortex-A76",
+    "Cortex-A77",
+    "Cortex-A78",
+    "Cortex-A78AE",
+    "Cortex-X1",
+];
+
+/// Every core the topology names (a SoC preset, `/proc/cpuinfo` part ids) lacks I8MM.
+fn cores_lack_i8mm(views: &Views) -> bool {
+    let cpus = &views.topology.cpus;
+    !cpus.is_empty()
+        && cpus
+            .iter()
+            .all(|c| c.core.as_deref().is_some_and(|n| NO_I8MM.contains(&n)))
+}
+
+pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
     let mut out = Vec::new();
     for check in CHECKS {
         let (id, severity, names, needs) = (check.id, check.severity, check.names, check.needs);
         let hardware = cpu_has(ev, check);
         // An optional instruction the CPU does not have is not missing from the build.
         if severity == Severity::Info && matches!(hardware, Some((false, _))) {
+            continue;
+        }
+        if id == "cpu.missing-i8mm" && hardware.is_none() && cores_lack_i8mm(views) {
             continue;
         }
         // One finding per id: every run that lacks the flag is evidence.

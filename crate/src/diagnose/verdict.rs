@@ -498,7 +498,10 @@ fn combine(estimates: Vec<(usize, Estimate)>) -> Option<(usize, f64, Vec<Phrase>
 fn unsized_basis_of(f: &Finding) -> Option<Phrase> {
     let key = match (f.id, f.variant) {
         ("power.gpu-state", _) => "verdict.basis.gpu-state-unsized",
-        ("power.saver-mode", _) | ("power.wall", Some("mode")) => "verdict.basis.mode-unsized",
+        ("power.saver-mode", _) | ("power.wall", Some("mode")) | ("power.mode-unread", _) => {
+            "verdict.basis.mode-unsized"
+        }
+        ("cpu.x86-build-on-arm", _) => "verdict.basis.emulated-unsized",
         ("offload.gpu-idle", _) => "verdict.basis.gpu-idle-unsized",
         ("offload.gpu-unused", _) => "verdict.basis.gpu-unused-unsized",
         ("offload.graph-splits", _) => "verdict.basis.splits-unsized",
