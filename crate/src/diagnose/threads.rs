@@ -86,9 +86,15 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                 // Only a known big.LITTLE topology makes "little cores included" a fact.
                 let traced = traced_big_little(&views.topology);
                 let hetero = big_little(run).is_some() || traced;
+                // A named SoC (a preset) counts the cores, so the fix names the count and CPUs.
+                let preset = views
+                    .topology
+                    .preset
+                    .as_deref()
+                    .and_then(crate::views::topology::preset)
+                    .filter(|_| traced);
                 let mut params = Vec::new();
-                if traced {
-                    // The topology counts the cores, so the fix names the count and the CPUs.
+                if let Some(p) = preset {
                     let topo = &views.topology;
                     let fast = topo.fast_cpus();
                     params.push(("fast", fast.len().to_string()));
@@ -97,16 +103,10 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                         "little_cpus",
                         cpu_list(&topo.cpus_in(crate::views::topology::Cluster::Little)),
                     ));
-                    params.push((
-                        "machine",
-                        topo.preset
-                            .as_deref()
-                            .and_then(crate::views::topology::preset)
-                            .map_or_else(|| "@threads.machine.cpu".to_string(), |p| p.label.into()),
-                    ));
+                    params.push(("machine", p.label.to_string()));
                 }
                 out.push(Finding {
-                    variant: traced.then_some("counted"),
+                    variant: preset.map(|_| "counted"),
                     id: "threads.all-cores",
                     severity: if hetero {
                         Severity::Warning
@@ -138,7 +138,7 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                     ]
                     .into_iter()
                     // The counted summary names the clusters instead.
-                    .filter(|(k, _)| !(traced && *k == "topology"))
+                    .filter(|(k, _)| !(preset.is_some() && *k == "topology"))
                     .chain(params)
                     .collect(),
                     count: None,
