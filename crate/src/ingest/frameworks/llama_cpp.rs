@@ -791,16 +791,8 @@ pub fn finalize(run: &mut Run) {
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Vec<Run> {
-        let mut f = super::super::Frameworks::new("t", None);
-        for (i, l) in text.lines().enumerate() {
-            f.line(
-                crate::ingest::wrapper::unwrap(l).message,
-                i as u64 + 1,
-                crate::ingest::frameworks::ALL_PARSERS,
-            );
-        }
-        f.finish().runs
+    fn parse(text: &str) -> Vec<crate::evidence::Run> {
+        crate::ingest::frameworks::test_support::runs(text, true)
     }
 
     #[test]

@@ -129,18 +129,9 @@ impl FrameworkParser for MlxLm {
 
 #[cfg(test)]
 mod tests {
-    use crate::ingest::frameworks::{Frameworks, ALL_PARSERS};
 
     fn parse(text: &str) -> Vec<crate::evidence::Run> {
-        let mut f = Frameworks::new("t", None);
-        for (i, l) in text.lines().enumerate() {
-            f.line(
-                crate::ingest::wrapper::unwrap(l).message,
-                i as u64 + 1,
-                ALL_PARSERS,
-            );
-        }
-        f.finish().runs
+        crate::ingest::frameworks::test_support::runs(text, true)
     }
 
     #[test]

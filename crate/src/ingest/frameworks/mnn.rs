@@ -332,19 +332,10 @@ mod tests {
     use crate::evidence::Run;
 
     fn parse(text: &str) -> Vec<Run> {
-        let mut f = super::super::Frameworks::new("t", None);
-        for (i, l) in text.lines().enumerate() {
-            f.line(l, i as u64 + 1, crate::ingest::frameworks::ALL_PARSERS);
-        }
-        f.finish().runs
+        crate::ingest::frameworks::test_support::runs(text, false)
     }
 
-    fn rates(r: &Run) -> (Option<f64>, Option<f64>) {
-        (
-            r.prefill.as_ref().and_then(|p| p.tok_s),
-            r.decode.as_ref().and_then(|p| p.tok_s),
-        )
-    }
+    use crate::ingest::frameworks::test_support::rates;
 
     #[test]
     fn the_late_2024_summary_averages_are_the_phases() {

@@ -246,3 +246,32 @@ pub fn cap_if<'t>(cond: bool, re: &regex::Regex, text: &'t str) -> Option<regex:
         None
     }
 }
+
+/// What the parsers make of a text, for the readers' own tests.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use crate::evidence::Run;
+
+    /// The runs of `text` read line by line, as the log reader hands them over (`unwrap`:
+    /// through the wrapper layer first, as a pasted log arrives).
+    pub fn runs(text: &str, unwrap: bool) -> Vec<Run> {
+        let mut f = super::Frameworks::new("t", None);
+        for (i, l) in text.lines().enumerate() {
+            let l = if unwrap {
+                crate::ingest::wrapper::unwrap(l).message
+            } else {
+                l
+            };
+            f.line(l, i as u64 + 1, super::ALL_PARSERS);
+        }
+        f.finish().runs
+    }
+
+    /// A run's (prefill, decode) tok/s.
+    pub fn rates(r: &Run) -> (Option<f64>, Option<f64>) {
+        (
+            r.prefill.as_ref().and_then(|p| p.tok_s),
+            r.decode.as_ref().and_then(|p| p.tok_s),
+        )
+    }
+}

@@ -272,18 +272,10 @@ impl FrameworkParser for Ollama {
 
 #[cfg(test)]
 mod tests {
-    use crate::evidence::{NoGpu, Run};
+    use crate::evidence::NoGpu;
 
-    fn parse(text: &str) -> Vec<Run> {
-        let mut f = super::super::Frameworks::new("t", None);
-        for (i, l) in text.lines().enumerate() {
-            f.line(
-                crate::ingest::wrapper::unwrap(l).message,
-                i as u64 + 1,
-                crate::ingest::frameworks::ALL_PARSERS,
-            );
-        }
-        f.finish().runs
+    fn parse(text: &str) -> Vec<crate::evidence::Run> {
+        crate::ingest::frameworks::test_support::runs(text, true)
     }
 
     #[test]

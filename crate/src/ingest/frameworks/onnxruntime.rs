@@ -266,11 +266,7 @@ mod tests {
     use crate::evidence::Run;
 
     fn parse(text: &str) -> Vec<Run> {
-        let mut f = super::super::Frameworks::new("t", None);
-        for (i, l) in text.lines().enumerate() {
-            f.line(l, i as u64 + 1, crate::ingest::frameworks::ALL_PARSERS);
-        }
-        f.finish().runs
+        crate::ingest::frameworks::test_support::runs(text, false)
     }
 
     #[test]
