@@ -6,6 +6,7 @@
 
 use super::run_facts::{framework_label, input_of, run_ref};
 use super::{EvidenceRef, Finding, Quote, Severity};
+use crate::evidence::sched::APPLE_SILICON_NAMES;
 use crate::evidence::{Evidence, Run};
 use crate::views::Views;
 
@@ -16,29 +17,9 @@ const X86_FLAGS: &[&str] = &["SSE3", "SSSE3", "AVX", "AVX2", "F16C", "FMA", "AVX
 /// Flags only an ARM build prints as on.
 const ARM_FLAGS: &[&str] = &["NEON", "ARM_FMA", "FP16_VA", "DOTPROD", "MATMUL_INT8"];
 
-/// Words that name an ARM machine in the user's text, `lscpu` or `uname -m`, lowercased.
-const ARM_MACHINE: &[&str] = &[
-    "apple silicon",
-    "apple m1",
-    "apple m2",
-    "apple m3",
-    "apple m4",
-    "apple m5",
-    "m1 pro",
-    "m1 max",
-    "m1 ultra",
-    "m2 pro",
-    "m2 max",
-    "m2 ultra",
-    "m3 pro",
-    "m3 max",
-    "m3 ultra",
-    "m4 pro",
-    "m4 max",
-    "snapdragon x",
-    "aarch64",
-    "arm64",
-];
+/// Words beside [`APPLE_SILICON_NAMES`] that name an ARM machine in the user's text, `lscpu`
+/// or `uname -m`, lowercased.
+const ARM_MACHINE: &[&str] = &["snapdragon x", "aarch64", "arm64"];
 
 fn any_on(run: &Run, flags: &[&str]) -> Vec<String> {
     flags
@@ -78,7 +59,10 @@ pub fn arm_machine(ev: &Evidence, run: &Run) -> Option<(String, Option<EvidenceR
         .chain(h.device_names.iter())
         .find(|name| {
             let lower = name.to_ascii_lowercase();
-            ARM_MACHINE.iter().any(|w| lower.contains(w))
+            ARM_MACHINE
+                .iter()
+                .chain(APPLE_SILICON_NAMES)
+                .any(|w| lower.contains(w))
         })
         .map(|name| (name.clone(), None))
 }

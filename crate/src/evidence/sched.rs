@@ -656,6 +656,30 @@ impl TopologySource {
     }
 }
 
+/// How users and tools name Apple's ARM chips, lowercased: the prose reader keeps a sentence
+/// naming one as a device name, and the x86-on-ARM rule reads it as an ARM machine. "Apple M"
+/// alone is not one of them: "Apple MacBook Pro" may be an Intel Mac.
+pub const APPLE_SILICON_NAMES: &[&str] = &[
+    "apple silicon",
+    "apple m1",
+    "apple m2",
+    "apple m3",
+    "apple m4",
+    "apple m5",
+    // Pro / Max / Ultra named without "Apple": "Mac mini M4 Pro".
+    "m1 pro",
+    "m1 max",
+    "m1 ultra",
+    "m2 pro",
+    "m2 max",
+    "m2 ultra",
+    "m3 pro",
+    "m3 max",
+    "m3 ultra",
+    "m4 pro",
+    "m4 max",
+];
+
 /// Topology facts the inputs state, merged over all inputs (one device is assumed).
 #[derive(Debug, Clone, Default)]
 pub struct TopologyHints {

@@ -4,7 +4,7 @@
 //! these when they can and always win: a model name fills only a run that has none, and a
 //! hardware line is only a name the device table may recognise (`views::memory_bandwidth`).
 
-use crate::evidence::sched::TopologyHints;
+use crate::evidence::sched::{TopologyHints, APPLE_SILICON_NAMES};
 use crate::evidence::{InputId, ModeFamily, ModeLevel, PowerMode};
 use regex::Regex;
 use std::sync::OnceLock;
@@ -30,20 +30,9 @@ const HARDWARE: &[&str] = &[
     "exynos",
     "kirin",
     "tensor g",
+    // An Intel Mac too ("Apple MacBook"): the device table tells them apart; Apple silicon's
+    // other names are [`APPLE_SILICON_NAMES`].
     "apple m",
-    "apple silicon",
-    // Apple's Pro / Max / Ultra chips named without "Apple": "Mac mini M4 Pro".
-    "m1 pro",
-    "m1 max",
-    "m1 ultra",
-    "m2 pro",
-    "m2 max",
-    "m2 ultra",
-    "m3 pro",
-    "m3 max",
-    "m3 ultra",
-    "m4 pro",
-    "m4 max",
     "raspberry pi",
     "rk3588",
     "rk3399",
@@ -148,7 +137,10 @@ impl ProseFacts {
             // not the whole sentence.
             let clause = message.split([',', ';', '(', ')']).find(|c| {
                 let c = format!("{} ", c.to_ascii_lowercase());
-                HARDWARE.iter().any(|w| c.contains(w))
+                HARDWARE
+                    .iter()
+                    .chain(APPLE_SILICON_NAMES)
+                    .any(|w| c.contains(w))
             });
             if let Some(clause) = clause {
                 hints.note_device_name(clause.trim());
