@@ -200,7 +200,11 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
         let (id, severity) = if of_peak > ABOVE_PEAK {
             (IDS[1], Severity::Warning)
         } else if of_expected >= AT_EXPECTED && of_peak >= AT_PEAK_FLOOR {
-            if swept.is_some() || slower_sibling(&runs, a) {
+            // The sibling scan runs once per input: a repeated finding is dropped below anyway.
+            if swept.is_some()
+                || seen.contains(&(IDS[0], a.run.input.as_str()))
+                || slower_sibling(&runs, a)
+            {
                 continue;
             }
             params.extend(lever(a));

@@ -138,6 +138,7 @@ fn cores_lack_i8mm(views: &Views) -> bool {
 }
 
 pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
+    let arm = super::cpu_emulated::ArmMachine::of(ev);
     let mut out = Vec::new();
     for check in CHECKS {
         let (id, severity, names, needs) = (check.id, check.severity, check.names, check.needs);
@@ -158,7 +159,7 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
             };
             // An x86 build on an ARM machine lacks every x86 extension for another reason
             // (`cpu.x86-build-on-arm` says which).
-            if super::cpu_emulated::arm_machine(ev, run).is_some() {
+            if arm.emulates(run) {
                 continue;
             }
             // An optional instruction speeds the CPU's kernels only: with every layer on the

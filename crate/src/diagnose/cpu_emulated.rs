@@ -29,50 +29,76 @@ fn any_on(run: &Run, flags: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// The run's build is x86: some x86 flag on, no ARM flag on. Its on-flags, when so.
-fn x86_build(run: &Run) -> Option<Vec<String>> {
-    let on = any_on(run, X86_FLAGS);
-    (!on.is_empty() && any_on(run, ARM_FLAGS).is_empty()).then_some(on)
+fn is_on(run: &Run, flags: &[&str]) -> bool {
+    flags
+        .iter()
+        .any(|f| run.cpu_features.get(*f) == Some(&true))
 }
 
-/// What says the machine of `run` is ARM: a native ARM build's flags in the same input, or a
-/// name for the machine in the inputs' text. The quote, and the lines when a run says it.
-pub fn arm_machine(ev: &Evidence, run: &Run) -> Option<(String, Option<EvidenceRef>)> {
-    x86_build(run)?;
-    let native = ev.runs.iter().find(|r| {
-        r.input == run.input && !any_on(r, ARM_FLAGS).is_empty() && x86_build(r).is_none()
-    });
-    if let Some(r) = native {
-        let seen = any_on(r, ARM_FLAGS)
+/// The run's build is x86: some x86 flag on, no ARM flag on.
+fn x86_build(run: &Run) -> bool {
+    is_on(run, X86_FLAGS) && !is_on(run, ARM_FLAGS)
+}
+
+/// What says the machine is ARM, computed once for all runs: a native ARM build's flags per
+/// input (a run's own input decides), else a name for the machine in the inputs' text.
+pub struct ArmMachine<'a> {
+    native: Vec<(&'a str, &'a Run)>,
+    named: Option<&'a String>,
+}
+
+impl<'a> ArmMachine<'a> {
+    pub fn of(ev: &'a Evidence) -> Self {
+        let mut native: Vec<(&str, &Run)> = Vec::new();
+        for r in &ev.runs {
+            if is_on(r, ARM_FLAGS) && !native.iter().any(|(i, _)| *i == r.input) {
+                native.push((r.input.as_str(), r));
+            }
+        }
+        let h = &ev.sched.hints;
+        let named = h
+            .arch
             .iter()
-            .map(|f| format!("{f} = 1"))
-            .collect::<Vec<_>>()
-            .join(" | ");
-        let at = run_ref(ev, r, Quote::Input(seen.clone()));
-        return Some((seen, Some(at)));
+            .chain(h.cpu_desc.iter())
+            .chain(h.hardware.iter())
+            .chain(h.device_names.iter())
+            .find(|name| {
+                let lower = name.to_ascii_lowercase();
+                ARM_MACHINE
+                    .iter()
+                    .chain(APPLE_SILICON_NAMES)
+                    .any(|w| lower.contains(w))
+            });
+        ArmMachine { native, named }
     }
-    let h = &ev.sched.hints;
-    h.arch
-        .iter()
-        .chain(h.cpu_desc.iter())
-        .chain(h.hardware.iter())
-        .chain(h.device_names.iter())
-        .find(|name| {
-            let lower = name.to_ascii_lowercase();
-            ARM_MACHINE
+
+    /// Whether `run` is an x86 build on a machine these inputs show to be ARM.
+    pub fn emulates(&self, run: &Run) -> bool {
+        x86_build(run) && (self.named.is_some() || self.native.iter().any(|(i, _)| *i == run.input))
+    }
+
+    /// What shows it for `run`: the quote, and the lines when a native run says it.
+    fn shown(&self, ev: &Evidence, run: &Run) -> Option<(String, Option<EvidenceRef>)> {
+        if !x86_build(run) {
+            return None;
+        }
+        if let Some((_, r)) = self.native.iter().find(|(i, _)| *i == run.input) {
+            let seen = any_on(r, ARM_FLAGS)
                 .iter()
-                .chain(APPLE_SILICON_NAMES)
-                .any(|w| lower.contains(w))
-        })
-        .map(|name| (name.clone(), None))
+                .map(|f| format!("{f} = 1"))
+                .collect::<Vec<_>>()
+                .join(" | ");
+            let at = run_ref(ev, r, Quote::Input(seen.clone()));
+            return Some((seen, Some(at)));
+        }
+        self.named.map(|n| (n.clone(), None))
+    }
 }
 
 pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
+    let arm = ArmMachine::of(ev);
     let mut out: Vec<Finding> = Vec::new();
     for run in &ev.runs {
-        let Some((seen, arm_ref)) = arm_machine(ev, run) else {
-            continue;
-        };
         let input = input_of(ev, run);
         if out
             .iter()
@@ -80,7 +106,10 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
         {
             continue;
         }
-        let on = x86_build(run).unwrap_or_default().join(", ");
+        let Some((seen, arm_ref)) = arm.shown(ev, run) else {
+            continue;
+        };
+        let on = any_on(run, X86_FLAGS).join(", ");
         out.push(Finding {
             variant: None,
             id: "cpu.x86-build-on-arm",

@@ -106,9 +106,11 @@ impl ProseFacts {
         if message.len() > MAX_LINE {
             return;
         }
+        // One lowercased copy per line serves every check below.
         let lower = message.to_ascii_lowercase();
-        self.jetson |= JETSON.iter().any(|w| lower.contains(w));
-        if self.modes.len() < MAX_MODES {
+        self.jetson = self.jetson || JETSON.iter().any(|w| lower.contains(w));
+        // "mode" is in every shape the pattern reads (`nvpmodel` too): the regex runs only there.
+        if self.modes.len() < MAX_MODES && lower.contains("mode") {
             if let Some(c) = jetson_mode().captures(message) {
                 let id = c.get(2).and_then(|m| m.as_str().parse().ok());
                 self.modes.push(StatedMode {
@@ -128,8 +130,14 @@ impl ProseFacts {
                 self.models.push(name);
             }
         }
-        if self.hardware < MAX_HARDWARE {
-            let lower = message.to_ascii_lowercase();
+        // The clauses are looked at only when the line names some hardware at all.
+        let names_hardware = || {
+            HARDWARE
+                .iter()
+                .chain(APPLE_SILICON_NAMES)
+                .any(|w| lower.contains(w.trim_end()))
+        };
+        if self.hardware < MAX_HARDWARE && names_hardware() {
             if OTHER_CHANNELS.iter().any(|w| lower.contains(w)) {
                 return;
             }

@@ -360,12 +360,11 @@ fn metric_phase(
 #[cfg(test)]
 mod tests {
     use crate::evidence::Run;
+    use crate::ingest::frameworks::test_support::rates;
 
     fn parse(text: &str) -> Vec<Run> {
         crate::ingest::frameworks::test_support::runs(text, false)
     }
-
-    use crate::ingest::frameworks::test_support::rates;
 
     #[test]
     fn the_jetson_containers_benchmark_line_gives_both_phases_and_the_model() {

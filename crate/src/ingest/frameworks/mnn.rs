@@ -330,12 +330,11 @@ impl FrameworkParser for Mnn {
 #[cfg(test)]
 mod tests {
     use crate::evidence::Run;
+    use crate::ingest::frameworks::test_support::rates;
 
     fn parse(text: &str) -> Vec<Run> {
         crate::ingest::frameworks::test_support::runs(text, false)
     }
-
-    use crate::ingest::frameworks::test_support::rates;
 
     #[test]
     fn the_late_2024_summary_averages_are_the_phases() {
