@@ -862,26 +862,27 @@ fn healthy(ev: &Evidence, views: &Views, findings: &[Finding]) -> Vec<Phrase> {
                     .map(|k| (k, param(f, k)))
                     .to_vec(),
             ),
-            // With several runs the headline's speed may be another run's: name this one's.
-            _ if ev.runs.iter().filter(|r| decode_tok_s(r).is_some()).count() > 1 => Phrase::new(
-                "verdict.healthy.at-ceiling-run",
-                vec![
-                    ("tok_s", param(f, "tok_s")),
-                    ("achieved_gbps", param(f, "achieved_gbps")),
-                    ("device", param(f, "device")),
-                    ("peak_gbps", param(f, "peak_gbps")),
-                    ("pct_of_peak", param(f, "pct_of_peak")),
-                ],
-            ),
-            _ => Phrase::new(
-                "verdict.healthy.at-ceiling",
-                vec![
-                    ("achieved_gbps", param(f, "achieved_gbps")),
-                    ("device", param(f, "device")),
-                    ("peak_gbps", param(f, "peak_gbps")),
-                    ("pct_of_peak", param(f, "pct_of_peak")),
-                ],
-            ),
+            _ => {
+                // With several runs the headline's speed may be another run's: name this one's.
+                let several = ev
+                    .runs
+                    .iter()
+                    .filter(|r| decode_tok_s(r).is_some())
+                    .nth(1)
+                    .is_some();
+                let mut params = ["achieved_gbps", "device", "peak_gbps", "pct_of_peak"]
+                    .map(|k| (k, param(f, k)))
+                    .to_vec();
+                if several {
+                    params.insert(0, ("tok_s", param(f, "tok_s")));
+                }
+                let key = if several {
+                    "verdict.healthy.at-ceiling-run"
+                } else {
+                    "verdict.healthy.at-ceiling"
+                };
+                Phrase::new(key, params)
+            }
         });
         out.push(match num(f, "smaller_tok_s") {
             Some(_) => Phrase::new(

@@ -82,21 +82,13 @@ fn jetson_mode() -> &'static Regex {
 /// Words that say the machine is a Jetson, whose `nvpmodel` modes the stated mode is one of.
 const JETSON: &[&str] = &["jetson", "orin", "xavier", "jetpack", "nvpmodel"];
 
-/// A power mode in the user's words (`in 30W mode`, `MAXN mode`, `sudo nvpmodel -m 2`): the
-/// line, the mode's name or number, and the sentence.
-#[derive(Debug)]
-struct StatedMode {
-    line: u64,
-    name: String,
-    id: Option<u32>,
-    text: String,
-}
-
 #[derive(Debug, Default)]
 pub struct ProseFacts {
     models: Vec<String>,
     hardware: usize,
-    modes: Vec<StatedMode>,
+    /// Power modes in the user's words (`in 30W mode`, `MAXN mode`, `sudo nvpmodel -m 2`), each
+    /// a Jetson mode only if the input says Jetson somewhere ([`Self::jetson_modes`]).
+    modes: Vec<PowerMode>,
     jetson: bool,
 }
 
@@ -113,14 +105,25 @@ impl ProseFacts {
         if self.modes.len() < MAX_MODES && lower.contains("mode") {
             if let Some(c) = jetson_mode().captures(message) {
                 let id = c.get(2).and_then(|m| m.as_str().parse().ok());
-                self.modes.push(StatedMode {
+                let name = c.get(1).map_or_else(
+                    || format!("nvpmodel -m {}", id.unwrap_or(0)),
+                    |m| m.as_str().to_string(),
+                );
+                // Mode 0 and MAXN are the board's fastest; another mode's place is not known
+                // from its name alone.
+                let level = if id == Some(0) || name.to_ascii_uppercase().starts_with("MAXN") {
+                    ModeLevel::Max
+                } else {
+                    ModeLevel::Unknown
+                };
+                self.modes.push(PowerMode {
+                    input: 0,
                     line: number,
-                    name: c.get(1).map_or_else(
-                        || format!("nvpmodel -m {}", id.unwrap_or(0)),
-                        |m| m.as_str().to_string(),
-                    ),
+                    name,
                     id,
                     text: crate::evidence::clip(message.trim()),
+                    family: ModeFamily::Jetson,
+                    level,
                 });
             }
         }
@@ -158,27 +161,14 @@ impl ProseFacts {
     }
 
     /// The power modes the text states, when it also says the machine is a Jetson: `15W`
-    /// means a Jetson mode only there. Mode 0 and `MAXN` are the board's fastest; any other
-    /// mode's place is not known from its name alone.
+    /// means a Jetson mode only there.
     pub fn jetson_modes(&self, input: InputId) -> Vec<PowerMode> {
         if !self.jetson {
             return Vec::new();
         }
         self.modes
             .iter()
-            .map(|m| PowerMode {
-                input,
-                line: m.line,
-                name: m.name.clone(),
-                id: m.id,
-                text: m.text.clone(),
-                family: ModeFamily::Jetson,
-                level: if m.id == Some(0) || m.name.to_ascii_uppercase().starts_with("MAXN") {
-                    ModeLevel::Max
-                } else {
-                    ModeLevel::Unknown
-                },
-            })
+            .map(|m| PowerMode { input, ..m.clone() })
             .collect()
     }
 
