@@ -184,15 +184,6 @@ pub struct GenericTimings {
     pending: [Option<u64>; 2],
 }
 
-/// The path a line opens with, before `: `, when it names a model directory or file: no
-/// spaces, and a folder separator in it.
-fn leading_model(msg: &str) -> Option<&str> {
-    let (head, _) = msg.trim_start().split_once(": ")?;
-    (head.len() <= 300 && head.contains('/') && !head.contains(char::is_whitespace))
-        .then_some(head)
-        .filter(|h| !h.starts_with("http"))
-}
-
 impl GenericTimings {
     pub fn new(framework: Option<Framework>) -> Self {
         GenericTimings {
@@ -420,15 +411,7 @@ impl FrameworkParser for GenericTimings {
             return;
         }
         let said = read(msg);
-        let timed = said.iter().any(|s| s.timed());
         self.apply(said, at, runs);
-        // A benchmark script's line that opens with the model it ran (jetson-containers'
-        // `…/Llama-2-7b-chat-hf-q4f16_ft/params:  input=16 … decode_rate 19.3 tokens/sec`).
-        if let (true, Some(model)) = (timed, leading_model(msg)) {
-            if let Some(run) = runs.open(self.framework).filter(|r| r.model.is_none()) {
-                run.model = Some(model.to_string());
-            }
-        }
     }
 
     fn doc(&mut self, doc: &Doc, runs: &mut RunCollector) {
@@ -479,16 +462,6 @@ mod tests {
 
     fn one(msg: &str) -> [Said; 2] {
         read(msg)
-    }
-
-    #[test]
-    fn a_script_line_that_opens_with_the_model_path_names_the_model() {
-        assert_eq!(
-            leading_model("/data/models/mlc/dist/Llama-2-7b-chat-hf-q4f16_ft/params:  input=16 output=128 prefill_time 0.081 sec, prefill_rate 197.0 tokens/sec, decode_time 6.632 sec, decode_rate 19.3 tokens/sec"),
-            Some("/data/models/mlc/dist/Llama-2-7b-chat-hf-q4f16_ft/params")
-        );
-        assert_eq!(leading_model("decode: 19.3 tok/s"), None);
-        assert_eq!(leading_model("see https://x.y/z: 3 tok/s"), None);
     }
 
     #[test]
