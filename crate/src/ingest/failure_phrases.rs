@@ -122,10 +122,28 @@ fn compiled() -> &'static Compiled {
     })
 }
 
+/// Words of a person writing, not of a producer: a pasted question's sentence may name a
+/// failure it avoided or feared ("I can not offload more without getting a CUDA out of memory
+/// error", llama.cpp #3860), and only the log's own line says the run failed.
+const PERSON_WORDS: &[&str] = &["i", "i'm", "i've", "i'd", "my", "we", "we're", "without"];
+
+/// A sentence of a person: at least [`SENTENCE_WORDS`] words, one of them [`PERSON_WORDS`].
+fn is_a_persons_sentence(message: &str) -> bool {
+    let words: Vec<String> = message
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | '"' | '.'))
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_ascii_lowercase())
+        .collect();
+    words.len() >= SENTENCE_WORDS && words.iter().any(|w| PERSON_WORDS.contains(&w.as_str()))
+}
+
+/// Fewer words than this are a log line whatever they say.
+const SENTENCE_WORDS: usize = 10;
+
 /// Classifies a bare message (wrapper already removed); `None` if it reports no failure.
 pub fn classify(message: &str) -> Option<FailureClass> {
     let c = compiled();
-    if !c.keywords.is_match(message) {
+    if !c.keywords.is_match(message) || is_a_persons_sentence(message) {
         return None;
     }
     // MNN glues its benign cache warning to other messages ("...APILoad Cache file error.").
@@ -214,6 +232,8 @@ mod tests {
             "llm_load_tensors: offloading 32 repeating layers to GPU",
             "load config.json: {\"backend_type\": \"cpu\", \"thread_num\": 4}",
             "QnnDsp <W> Initializing HtpProvider",
+            "I have offloaded one layer (since I am using a GPU having 2GB VRAM I can not offload anymore without getting a CUDA out of memory error during inference)",
+            "we would get a segmentation fault if the context is larger than that",
         ] {
             assert_eq!(classify(msg), None, "{msg}");
         }
