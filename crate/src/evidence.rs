@@ -312,6 +312,10 @@ pub struct Run {
     /// The process's peak memory, when the framework prints it (mlx-lm's `Peak memory`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub peak_memory_bytes: Option<u64>,
+    /// What Metal lets the process keep resident on the GPU, and what the run allocated against
+    /// it (llama.cpp's `recommendedMaxWorkingSetSize` and its allocation lines).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub working_set: Option<WorkingSet>,
     // --- what a typed sweep table says about the row this run is
     /// The power mode the row ran in, as typed (`MAXN`, `15W`, `powersave`, `balanced`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -329,6 +333,25 @@ pub struct Run {
     /// mode) by design: not a repeat of the runs beside it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub sweep_row: bool,
+}
+
+/// The GPU memory Metal recommends a process keep resident (`recommendedMaxWorkingSetSize`), and
+/// what llama.cpp allocated against it. Past it, macOS pages the GPU's buffers in and out, or a
+/// command buffer fails; each field is absent when the log does not say.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WorkingSet {
+    /// The limit, bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit_bytes: Option<u64>,
+    /// The largest allocated total printed against the limit, bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allocated_bytes: Option<u64>,
+    /// The first line that says (or shows) the allocation went past the limit, and its text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub over_line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub over_text: Option<String>,
 }
 
 /// One timed stage: its total, and how many passes it took when printed.
@@ -378,6 +401,11 @@ pub struct Offload {
     /// option was left at its default.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gpu_flag: Option<String>,
+    /// The line of a pasted llama.cpp command (`./main -m …`, `llama-server -m …`), when there
+    /// is one: with no `-ngl` in it, `requested` stays `None`, and llama.cpp places no layer on
+    /// the GPU (its default is 0 layers unless `-ngl` or `--fit on` is given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command_line: Option<u64>,
     /// Why no accelerator took any layer, when the log says.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_gpu: Option<NoGpu>,
@@ -414,6 +442,10 @@ pub enum NoGpu {
     /// A GPU build found no usable device ("no usable GPU found", ollama's "no compatible GPUs
     /// were discovered", its `inference compute` with `library=cpu`).
     NotFound,
+    /// The GPU's driver is older than the CUDA runtime the build ships (CUDA error 35,
+    /// `CUDA driver version is insufficient for CUDA runtime version`, ollama's "your nvidia
+    /// driver is too old or missing"): the runtime does not start.
+    DriverTooOld,
     /// The configuration turned the GPU off (ollama's `OLLAMA_LLM_LIBRARY=cpu`,
     /// `CUDA_VISIBLE_DEVICES=-1`).
     Disabled,

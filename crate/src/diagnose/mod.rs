@@ -16,6 +16,7 @@ mod kernel_events;
 mod load;
 mod measure;
 mod memory;
+mod memory_fit;
 mod offload;
 mod offload_cpu_time;
 mod offload_gpu_idle;
@@ -186,6 +187,7 @@ const RULES: &[Rule] = &[
     rule(fallback::IDS, fallback::rule),
     rule(quant::IDS, quant::rule),
     rule(memory::IDS, memory::rule),
+    rule(memory_fit::IDS, memory_fit::rule),
     rule(offload::IDS, offload::rule),
     rule(offload_partitioned::IDS, offload_partitioned::rule),
     rule(offload_cpu_time::IDS, offload_cpu_time::rule),

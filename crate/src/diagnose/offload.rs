@@ -191,6 +191,7 @@ fn placement(run: &Run) -> Placement {
             let variant = match why {
                 NoGpu::NotCompiled => "not-compiled",
                 NoGpu::NotFound => "not-found",
+                NoGpu::DriverTooOld => "driver-old",
                 NoGpu::Disabled => "disabled",
             };
             return Placement::Unused {
@@ -214,6 +215,22 @@ fn placement(run: &Run) -> Placement {
                 extra: vec![("flag", flag.to_string())],
             };
         }
+    }
+    // A pasted llama.cpp command with no -ngl on a machine whose GPU the log names: the
+    // default places nothing on it, whatever else the log goes on to print.
+    let none_counted = layers.map_or(true, |(n, _)| n == 0);
+    if run.framework == Some(Framework::LlamaCpp)
+        && o.command_line.is_some()
+        && o.requested.is_none()
+        && none_counted
+        && gpu_evidence
+        && !any_rpc(run)
+    {
+        let device = run.devices.first().cloned().unwrap_or_default();
+        return Placement::Unused {
+            variant: Some("ngl-default"),
+            extra: vec![("device", device)],
+        };
     }
     if let Some(pct) = o.cpu_pct {
         // `ollama ps`: the model's bytes in system RAM against VRAM.

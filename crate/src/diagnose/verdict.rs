@@ -19,6 +19,9 @@ use crate::views::Views;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Layer {
     Failed,
+    /// The model against the memory it must stay in: past it, weights come from storage every
+    /// token, which no build, thread or power fix makes up for.
+    Memory,
     Build,
     Threads,
     Power,
@@ -31,6 +34,7 @@ impl Layer {
     pub fn id(self) -> &'static str {
         match self {
             Layer::Failed => "failed",
+            Layer::Memory => "memory",
             Layer::Build => "build",
             Layer::Threads => "threads",
             Layer::Power => "power",
@@ -47,6 +51,7 @@ impl Layer {
             // Figures beyond what the memory delivers are a measurement to redo, not a ceiling.
             (_, "bandwidth.above-ceiling") => Layer::Measure,
             ("run", _) => Layer::Failed,
+            (_, "memory.over-budget" | "memory.low-available") => Layer::Memory,
             (_, "compare.threads") => Layer::Threads,
             // A low average clock is a cap or little cores; the clock is what it measures.
             (_, "counters.low-clock") => Layer::Power,
@@ -516,6 +521,7 @@ fn unsized_basis_of(f: &Finding) -> Option<Phrase> {
 fn unsized_basis(layer: Layer) -> Phrase {
     let key = match layer {
         Layer::Failed => "verdict.basis.failed",
+        Layer::Memory => "verdict.basis.memory-unsized",
         Layer::Build => "verdict.basis.build-unsized",
         Layer::Threads => "verdict.basis.threads-unsized",
         Layer::Power => "verdict.basis.power-unsized",

@@ -401,6 +401,17 @@ impl LogParser {
             }
             let mut runs = collected.runs;
             ev.power_modes.extend(self.prose.jetson_modes(self.input));
+            if let Some((bytes, line)) = self.prose.ram() {
+                ev.memory
+                    .system_reading(crate::evidence::memory::SystemMemory {
+                        input: self.input,
+                        line,
+                        total: Some(bytes),
+                        available: None,
+                        swap_total: None,
+                        swap_free: None,
+                    });
+            }
             if let Some(model) = self.prose.model() {
                 for r in runs.iter_mut().filter(|r| r.model.is_none()) {
                     r.model = Some(model.to_string());

@@ -13,6 +13,14 @@ use std::sync::OnceLock;
 const MAX_MODELS: usize = 2;
 /// Hardware lines kept per input.
 const MAX_HARDWARE: usize = 3;
+/// Memory figures kept per input: a second one already makes the statement ambiguous.
+const MAX_RAM: usize = 2;
+/// Figures within this share of each other are one memory stated twice (`16GB`, `16 GiB`).
+const SAME_SIZE: f64 = 0.08;
+
+fn same_size(a: u64, b: u64) -> bool {
+    (a as f64 - b as f64).abs() <= SAME_SIZE * a.max(b) as f64
+}
 /// Power modes kept per input.
 const MAX_MODES: usize = 4;
 /// Longer lines are not a sentence about a machine (a dump, a base64 blob).
@@ -79,6 +87,87 @@ fn jetson_mode() -> &'static Regex {
     })
 }
 
+/// The machine's memory as users state it: `16GB RAM`, `8 GB of unified memory`, `64GB
+/// DDR4-3200`, `RAM: 16GB`, system_profiler's `Memory: 8 GB`, neofetch's `Memory: 2345MiB /
+/// 7823MiB` (the total is the second), `M1 8GB`, `8GB M2 MacBook Air`, `Raspberry Pi 5 8GB`,
+/// `Jetson Orin Nano (8GB)`, a phone's `12GB+256GB`, and `8G内存` / `运行内存 12GB`.
+fn ram_statement() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(concat!(
+            r"(?i)",
+            // 1: `16GB RAM`, `64GB DDR4-3200`, `8G内存`
+            r"\b(\d{1,4}(?:\.\d)?)\s?(GB|GiB|G|TB)\s*(?:of\s+)?(?:(?:unified|system|main)\s+)?",
+            r"(?:RAM\b|memory\b|内存|运存|(?:LP)?DDR\d)",
+            // 3: `RAM: 16GB`, `Memory: 8 GB`, `内存：8GB`
+            r"|^\s*(?:Total\s+)?(?:RAM|Memory|内存|运行内存)\s*[:：]\s*(\d{1,4}(?:\.\d+)?)\s?(GB|GiB|G)\b\s*(?:$|[^/\s])",
+            // 5: neofetch's `used / total`
+            r"|\bMemory:\s*[\d.]+\s?(?:MiB|GiB)\s*/\s*([\d.]+)\s?(MiB|GiB)",
+            // 6: a Mac or a board followed by its memory
+            r"|\b(?:Apple\s+)?(?:M[1-5](?:\s(?:Pro|Max|Ultra))?|MacBook(?:\s(?:Air|Pro))?|Mac\s?mini|Mac\sStudio|Raspberry\s+Pi\s?\d\w*|Pi\s?[345]\b|Orange\s+Pi\s?\d\w*(?:\s(?:Plus|Pro|Max))?|Rock\s?5\w*|(?:Jetson\s+)?(?:AGX\s+|Orin\s+)?(?:Orin|Xavier)(?:\s(?:Nano|NX|AGX))?)",
+            r"(?:\s+Model\s+B)?\s*(?:with\s+|\(\s*)?(\d{1,3})\s?GB\b(?:\s*(?:RAM|memory))?(\s*(?:SSD|storage|disk|ROM|flash|eMMC|NVMe))?",
+            // 8: `8GB M1 MacBook Air`, `8GB Raspberry Pi 5`
+            r"|\b(\d{1,3})\s?GB\s+(?:(?:Apple\s+)?M[1-5]\b|MacBook|Mac\s?mini|Mac\sStudio|iMac|Raspberry\s+Pi|Pi\s?[345]\b|Orange\s+Pi)",
+            // 9: a phone's `12GB+256GB`
+            r"|\b(\d{1,2})\s?(?:GB)?\s?\+\s?\d{3,4}\s?GB\b",
+        ))
+        .expect("memory statement pattern compiles")
+    })
+}
+
+/// Words just before a figure that make it a use of memory, not the machine's total (`it uses
+/// 5GB of RAM`, `占用 6GB 内存`).
+const USE_WORDS: &[&str] = &[
+    "use", "using", "take", "consum", "occup", "alloc", "free", "avail", "left", "need", "requir",
+    "load", "peak", "占用", "需要", "剩余", "可用", "已用",
+];
+
+/// The bytes each memory statement in `line` gives.
+fn ram_in(line: &str) -> impl Iterator<Item = u64> + '_ {
+    ram_statement()
+        .captures_iter(line)
+        .filter_map(move |c| statement_bytes(line, &c))
+}
+
+fn statement_bytes(line: &str, c: &regex::Captures) -> Option<u64> {
+    let start = c.get(0)?.start();
+    // The words just before the figure: a char boundary at most 32 bytes back.
+    let from = (start.saturating_sub(32)..=start)
+        .find(|&i| line.is_char_boundary(i))
+        .unwrap_or(start);
+    let before = line[from..start].to_lowercase();
+    if USE_WORDS.iter().any(|w| before.contains(w)) {
+        return None;
+    }
+    let gib = |v: f64| (v * 1024.0 * 1024.0 * 1024.0) as u64;
+    let unit = |v: f64, u: &str| match u.to_ascii_lowercase().as_str() {
+        "tb" => gib(v * 1024.0),
+        _ => gib(v),
+    };
+    let value = |i: usize| c.get(i).and_then(|m| m.as_str().parse::<f64>().ok());
+    let bytes = if let Some(v) = value(1) {
+        unit(v, &c[2])
+    } else if let Some(v) = value(3) {
+        unit(v, &c[4])
+    } else if let Some(v) = value(5) {
+        if &c[6] == "MiB" {
+            (v * 1024.0 * 1024.0) as u64
+        } else {
+            gib(v)
+        }
+    } else if let Some(v) = value(7) {
+        // `MacBook Pro 512GB SSD` is its storage.
+        if c.get(8).is_some() {
+            return None;
+        }
+        gib(v)
+    } else {
+        gib(value(9).or_else(|| value(10))?)
+    };
+    // Below 1 GiB or above 2 TiB is not a machine's memory as users state it.
+    (1 << 30..=2 << 40).contains(&bytes).then_some(bytes)
+}
+
 /// Words that say the machine is a Jetson, whose `nvpmodel` modes the stated mode is one of.
 const JETSON: &[&str] = &["jetson", "orin", "xavier", "jetpack", "nvpmodel"];
 
@@ -90,6 +179,8 @@ pub struct ProseFacts {
     /// a Jetson mode only if the input says Jetson somewhere ([`Self::jetson_modes`]).
     modes: Vec<PowerMode>,
     jetson: bool,
+    /// The machine's memory as the text states it: (bytes, line), each distinct figure once.
+    ram: Vec<(u64, u64)>,
 }
 
 impl ProseFacts {
@@ -125,6 +216,15 @@ impl ProseFacts {
                     family: ModeFamily::Jetson,
                     level,
                 });
+            }
+        }
+        if self.ram.len() < MAX_RAM
+            && (lower.contains('g') || lower.contains("mib") || message.contains('存'))
+        {
+            for bytes in ram_in(message) {
+                if self.ram.len() < MAX_RAM && !self.ram.iter().any(|(b, _)| same_size(*b, bytes)) {
+                    self.ram.push((bytes, number));
+                }
             }
         }
         for c in model_file().captures_iter(message) {
@@ -170,6 +270,15 @@ impl ProseFacts {
             .iter()
             .map(|m| PowerMode { input, ..m.clone() })
             .collect()
+    }
+
+    /// The machine's memory, bytes, and the line that states it, if the text states one figure
+    /// (two different figures are two machines, or a use beside a total).
+    pub fn ram(&self) -> Option<(u64, u64)> {
+        match self.ram.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
     }
 
     /// The one model file the text names, if it names exactly one.
@@ -229,5 +338,47 @@ mod tests {
         // A laptop's 15W mode is its own power plan, not a Jetson's.
         let (p, _) = read("my laptop in 15W mode is slow");
         assert!(p.jetson_modes(0).is_empty());
+    }
+
+    #[test]
+    fn the_memory_a_user_states() {
+        const GIB: u64 = 1 << 30;
+        let ram = |t: &str| read(t).0.ram().map(|r| r.0);
+        assert_eq!(ram("MacBook Air M1 8GB, llama.cpp b1234"), Some(8 * GIB));
+        assert_eq!(ram("I have an 8GB M2 MacBook Air"), Some(8 * GIB));
+        assert_eq!(
+            ram("Redmi Note 12 with 4GB RAM, ChatterUI 0.8"),
+            Some(4 * GIB)
+        );
+        assert_eq!(
+            ram("PC: Ryzen 7 5800X, 32 GB of RAM, RTX 3060"),
+            Some(32 * GIB)
+        );
+        assert_eq!(ram("Raspberry Pi 5 8GB running Bookworm"), Some(8 * GIB));
+        assert_eq!(ram("board: Pi 4 (4GB)"), Some(4 * GIB));
+        assert_eq!(ram("Jetson Orin Nano 8GB developer kit"), Some(8 * GIB));
+        assert_eq!(ram("      Memory: 16 GB"), Some(16 * GIB));
+        assert_eq!(ram("Memory: 2345MiB / 7823MiB"), Some(7823 << 20));
+        assert_eq!(ram("Memory: 2.10 GiB / 16.00 GiB (13%)"), Some(16 * GIB));
+        assert_eq!(ram("小米 14，16GB+512GB，跑 7B 很慢"), Some(16 * GIB));
+        assert_eq!(ram("手机是 8G内存 的"), Some(8 * GIB));
+        assert_eq!(
+            ram("Ryzen 9 5950X, 64GB DDR4-3200 (dual channel)"),
+            Some(64 * GIB)
+        );
+    }
+
+    #[test]
+    fn a_use_of_memory_or_a_card_or_a_disk_is_not_the_machine() {
+        let ram = |t: &str| read(t).0.ram();
+        assert_eq!(ram("it uses 5GB of RAM while generating"), None);
+        assert_eq!(ram("llama.cpp takes about 6 GB memory"), None);
+        assert_eq!(ram("RTX 3070 with 8GB VRAM"), None);
+        assert_eq!(ram("24GB GPU memory"), None);
+        assert_eq!(ram("MacBook Pro 512GB SSD"), None);
+        assert_eq!(ram("Memory: 2.1 GB / 7.6 GB"), None);
+        // Two figures: two machines, or a use beside a total.
+        assert_eq!(ram("16GB RAM on the laptop, 8GB RAM on the Pi"), None);
+        assert_eq!(ram("the model file is 4.1 GB"), None);
     }
 }

@@ -61,6 +61,7 @@ struct Re {
     splits: Regex,
     ngl: Regex,
     n_layer: Regex,
+    command: Regex,
 }
 
 /// Literals at least one of which every line this parser reads contains (its first, cheap
@@ -93,6 +94,10 @@ pub const KEYWORDS: &[&str] = &[
     "gpu_layers",
     "CUDA",
     "graph splits",
+    "recommendedMaxWorkingSetSize",
+    // A pasted command line (`./main -m …`).
+    "-m ",
+    "--model ",
 ];
 
 fn re() -> &'static Re {
@@ -141,6 +146,9 @@ fn re() -> &'static Re {
             // 2023: `[cublas] offloading 32 layers to GPU`, then `offloading 32 repeating layers`.
             offloading: r(r"(?i:\[(?:cublas|opencl|clblast|metal|sycl)\] )?offloading (\d+) (?:repeating )?layers to GPU"),
             n_layer: r(r"^(?:llama_model_load_internal|llm_load_print_meta|print_info):\s+n_layer\s+=\s+(\d+)\s*$"),
+            // The program as a shell runs it (`./main`, `build/bin/llama-cli`, `llama-server.exe`),
+            // then its model: a command line, not a log line that names the program.
+            command: r(r"(?:^|[\s/\\])(?:main|llama-cli|llama-server|server|llama-run|llama-simple|llamafile)(?:\.exe)?\s(?:.*\s)?(?:-m|--model)\s+\S"),
             ngl: r(r#"(?:(?:^|\s)(?:-ngl|--n-gpu-layers|--gpu-layers)[\s=]+|n_gpu_layers"?\s*[=:]\s*)(-?\d+)"#),
         }
     })
@@ -182,9 +190,22 @@ pub struct LlamaCpp {
     quant_from_kv: bool,
     /// `n_layer = 40`: the layer count that the 2023 `[cublas] offloading 20 layers` leaves out.
     n_layer: Option<u32>,
+    /// A pasted command line's number, until the run it starts is open.
+    command: Option<u64>,
 }
 
 impl LlamaCpp {
+    /// Gives the held command line to the run it started: one opened at or after it.
+    fn place_command(&mut self, runs: &mut RunCollector) {
+        let Some(line) = self.command else { return };
+        if let Some(run) = runs
+            .open(FW)
+            .filter(|r| r.line_start.is_some_and(|s| s >= line))
+        {
+            offload(run).command_line.get_or_insert(line);
+            self.command = None;
+        }
+    }
     fn bench_row(&mut self, row: bench_table::Row, at: u64, runs: &mut RunCollector) {
         let other_model = runs.open(FW).is_some_and(|r| {
             r.model.is_some() && row.model.is_some() && r.model != row.model && !r.bench.is_empty()
@@ -371,6 +392,10 @@ fn clean_quant(s: &str) -> String {
 }
 
 impl FrameworkParser for LlamaCpp {
+    fn finish(&mut self, runs: &mut RunCollector) {
+        self.place_command(runs);
+    }
+
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
         let r = re();
         // whisper.cpp prints ggml's device lines and llama.cpp's system_info too: inside its run
@@ -379,6 +404,10 @@ impl FrameworkParser for LlamaCpp {
             || (runs.open(Framework::WhisperCpp).is_some() && !msg.starts_with("llama"))
         {
             return;
+        }
+        self.place_command(runs);
+        if (msg.contains("-m ") || msg.contains("--model ")) && r.command.is_match(msg) {
+            self.command = Some(at);
         }
         if !r.gate.is_match(msg) {
             self.rows(msg, at, runs);
@@ -566,6 +595,9 @@ impl FrameworkParser for LlamaCpp {
         if placement(msg, at, runs, self.n_layer) {
             return;
         }
+        if super::ggml_metal::line(msg, at, FW, runs) {
+            return;
+        }
         if msg.contains("buffer size") {
             if let Some(c) = cap(&r.buffer, msg) {
                 let name = c[1].to_string();
@@ -716,6 +748,8 @@ fn placement(msg: &str, at: u64, runs: &mut RunCollector, n_layer: Option<u32>) 
         || msg.contains("no CUDA-capable device is detected")
     {
         Some(NoGpu::NotFound)
+    } else if msg.contains("driver version is insufficient for CUDA runtime") {
+        Some(NoGpu::DriverTooOld)
     } else {
         None
     };
@@ -962,6 +996,28 @@ build_commit,build_number,cpu_info,model_filename,model_type,model_size,model_n_
         assert_eq!(b.bench[0].tok_s, 12.5);
         assert_eq!(b.model_bytes, Some(3825065984));
         assert_eq!(b.n_threads, Some(4));
+    }
+
+    #[test]
+    fn a_command_line_without_ngl_leaves_the_layers_unasked() {
+        let runs = parse(
+            "(myenv) [root@gpu-0014 llama.cpp]# CUDA_VISIBLE_DEVICES=7 ./build/bin/main -m ./models/llama-7b/ggml-model-q4.bin -n 128
+main: build = 992 (0919a0f)
+ggml_init_cublas: found 1 CUDA devices:
+  Device 0: NVIDIA A100-SXM4-80GB, compute capability 8.0",
+        );
+        let o = runs[0]
+            .offload
+            .as_ref()
+            .expect("the command is a placement fact");
+        assert_eq!((o.command_line, o.requested), (Some(1), None));
+        assert_eq!(runs[0].devices, ["NVIDIA A100-SXM4-80GB"]);
+        let runs = parse("$ llama-server.exe -m qwen2.5-7b-q4_k_m.gguf -ngl 33 -c 4096");
+        let o = runs[0].offload.as_ref().expect("placement");
+        assert_eq!((o.command_line, o.requested), (Some(1), Some(33)));
+        // A log line that names the program is not its command.
+        let runs = parse("main: seed  = 1692254344\nmain: build = 992 (0919a0f)");
+        assert!(runs.iter().all(|r| r.offload.is_none()));
     }
 
     #[test]

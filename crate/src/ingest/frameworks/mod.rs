@@ -11,6 +11,7 @@ pub mod bench_table;
 pub mod executorch;
 pub mod generic_timings;
 pub mod genie;
+pub mod ggml_metal;
 pub mod json_block;
 pub mod koboldcpp;
 pub mod llama_cpp;

@@ -114,6 +114,13 @@ fn bytes(v: &str) -> Option<u64> {
 pub struct Ollama {
     gpus: Vec<String>,
     no_gpu: Option<(NoGpu, u64, String)>,
+    /// 2024's GPU discovery (`Discovered GPU libraries: []`): the first empty search, and
+    /// whether any search found a library or a GPU. Every search empty is no GPU, told at the
+    /// end of the input: the ROCm search follows the NVIDIA one.
+    empty_discovery: Option<(u64, String)>,
+    discovered: bool,
+    /// The first line saying the CUDA runtime needs a newer driver.
+    old_driver: Option<(u64, String)>,
 }
 
 impl Ollama {
@@ -138,8 +145,31 @@ impl Ollama {
         let what = match field(msg, "msg") {
             Some(w) => w,
             None if msg.contains(" INFO server config env=") => "server config",
-            None => return,
+            None => match go_log_message(msg) {
+                Some(w) => w,
+                None => return,
+            },
         };
+        if let Some(found) = what.strip_prefix("Discovered GPU libraries:") {
+            if found.trim() == "[]" {
+                self.empty_discovery
+                    .get_or_insert_with(|| (at, msg.to_string()));
+            } else {
+                self.discovered = true;
+            }
+            return;
+        }
+        // The runtime ollama ships needs a newer driver (`cudart init failure: 35`): kept as
+        // the reason for a search that then finds nothing.
+        if what.contains("driver is too old") || what.contains("cudart init failure: 35") {
+            self.old_driver.get_or_insert_with(|| (at, msg.to_string()));
+            return;
+        }
+        if what.ends_with(" GPU detected") && what != "no GPU detected" {
+            // `Nvidia GPU detected`, `Radeon GPU detected` (2024).
+            self.discovered = true;
+            return;
+        }
         if what == "inference compute" {
             let library = field(msg, "library").unwrap_or("");
             if library == "cpu" {
@@ -157,8 +187,11 @@ impl Ollama {
                 self.startup_facts(run);
                 return;
             }
-        } else if what.starts_with("no compatible GPUs") {
-            self.no_gpu = Some((NoGpu::NotFound, at, msg.to_string()));
+        } else if what.starts_with("no compatible GPUs") || what == "no GPU detected" {
+            self.no_gpu = Some(match self.old_driver.clone() {
+                Some((line, text)) => (NoGpu::DriverTooOld, line, text),
+                None => (NoGpu::NotFound, at, msg.to_string()),
+            });
         } else if what == "server config" {
             let env = field(msg, "env").unwrap_or("");
             let off = env.contains("OLLAMA_LLM_LIBRARY:cpu")
@@ -262,12 +295,41 @@ impl Ollama {
 
 impl FrameworkParser for Ollama {
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
-        if msg.contains("msg=") || msg.contains(" INFO server config env=") {
+        if msg.contains("msg=")
+            || msg.contains(" INFO server config env=")
+            || (msg.contains(".go:") && msg.contains("GPU"))
+        {
             self.record(msg, at, runs);
         } else if msg.contains("CPU") || msg.contains("GPU") {
             self.ps_row(msg, at, runs);
         }
     }
+
+    fn finish(&mut self, runs: &mut RunCollector) {
+        if self.discovered || self.no_gpu.is_some() {
+            return;
+        }
+        let why = match (self.old_driver.take(), self.empty_discovery.take()) {
+            (Some((at, text)), _) => (NoGpu::DriverTooOld, at, text),
+            (None, Some((at, text))) => (NoGpu::NotFound, at, text),
+            (None, None) => return,
+        };
+        let at = why.1;
+        self.no_gpu = Some(why);
+        let run = runs.run(FW, at);
+        self.startup_facts(run);
+    }
+}
+
+/// The message of a record from Go's `log` package with the file and line flag, as ollama
+/// printed its start-up before slog (to early 2024): `2024/01/13 20:14:03 gpu.go:248:
+/// Discovered GPU libraries: []`, `routes.go:1042: no GPU detected`.
+fn go_log_message(msg: &str) -> Option<&str> {
+    let i = msg.find(".go:")?;
+    let rest = &msg[i + 4..];
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let text = rest[digits..].strip_prefix(": ")?;
+    (digits > 0).then(|| text.trim_start_matches("INFO ").trim())
 }
 
 #[cfg(test)]
@@ -325,6 +387,53 @@ Mar 04 21:14:42 box ollama[1187]: llm_load_tensors: offloaded 31/49 layers to GP
         assert_eq!(o.library.as_deref(), Some("cuda"));
         assert_eq!(o.kv_bytes, Some(16 * 1024 * 1024 * 1024));
         assert!(o.full_bytes.unwrap() > o.vram_free_bytes.unwrap());
+    }
+
+    #[test]
+    fn the_2024_discovery_with_every_search_empty_is_no_gpu() {
+        // ollama 0.1.20 on a JetPack 5 board, whose driver has no NVML (ollama #1979).
+        let runs = parse(
+            "2024/01/13 20:14:02 routes.go:930: Listening on 127.0.0.1:11434 (version 0.1.20)
+2024/01/13 20:14:03 shim_ext_server.go:142: Dynamic LLM variants [cuda]
+2024/01/13 20:14:03 gpu.go:88: Detecting GPU type
+2024/01/13 20:14:03 gpu.go:203: Searching for GPU management library libnvidia-ml.so
+2024/01/13 20:14:03 gpu.go:248: Discovered GPU libraries: []",
+        );
+        let o = runs[0].offload.as_ref().expect("a placement");
+        assert_eq!(o.no_gpu, Some(NoGpu::NotFound));
+        assert_eq!(o.line, Some(5));
+        // The slog form of the same, and its closing `no GPU detected`.
+        let runs = parse(
+            r#"time=2024-02-25T13:47:29.789-05:00 level=INFO source=gpu.go:311 msg="Discovered GPU libraries: []"
+time=2024-02-25T13:47:29.790-05:00 level=INFO source=routes.go:1042 msg="no GPU detected""#,
+        );
+        assert_eq!(
+            runs[0].offload.as_ref().unwrap().no_gpu,
+            Some(NoGpu::NotFound)
+        );
+        // A later search that finds the library is a GPU.
+        let runs = parse(
+            "2024/01/17 09:43:58 gpu.go:248: Discovered GPU libraries: []
+2024/01/17 09:43:58 gpu.go:248: Discovered GPU libraries: [/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.535.129.03]
+2024/01/17 09:44:00 gpu.go:94: Nvidia GPU detected",
+        );
+        assert!(runs
+            .iter()
+            .all(|r| r.offload.as_ref().and_then(|o| o.no_gpu).is_none()));
+    }
+
+    #[test]
+    fn a_runtime_that_needs_a_newer_driver_is_the_reason() {
+        // ollama 0.5.x on JetPack 6.2 (ollama #9503), its last line cut short in the paste.
+        let runs = parse(
+            r#"ollama      | time=2025-03-04T20:48:09.206Z level=DEBUG source=gpu.go:558 msg="discovered GPU libraries" paths="[/usr/lib/ollama/cuda_v12/libcudart.so.12.4.127]"
+ollama      | cudaSetDevice err: 35
+ollama      | time=2025-03-04T20:48:09.210Z level=DEBUG source=gpu.go:574 msg="Unable to load cudart library /usr/lib/ollama/cuda_v12/libcudart.so.12.4.127: your nvidia driver is too old or missing.  If you have a CUDA GPU please upgrade to run ollama"
+ollama      | time=2025-03-04T20:48:09.210Z level=INFO source=gpu.go:377 msg="no compa"#,
+        );
+        let o = runs[0].offload.as_ref().expect("a placement");
+        assert_eq!(o.no_gpu, Some(NoGpu::DriverTooOld));
+        assert_eq!(o.line, Some(3));
     }
 
     #[test]

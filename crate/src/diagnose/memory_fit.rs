@@ -1,0 +1,324 @@
+//! `memory.over-budget`: the model does not fit the memory it has to stay in. Decode reads
+//! every weight once per token, so weights that do not stay resident are read back from storage
+//! (a phone's flash, an SD card, an SSD) every token, tens to thousands of times slower than
+//! from RAM. Two budgets:
+//!
+//! - **Metal's working set** (variants `metal`, `metal-warned`): macOS lets a process keep
+//!   about two thirds to three quarters of unified memory resident on the GPU
+//!   (`recommendedMaxWorkingSetSize`); llama.cpp warns when its buffers pass it. Past it the GPU's
+//!   buffers are paged, or a command buffer fails.
+//! - **The machine's memory** (variants `ram`, `ram-tight`): the weights against the RAM the
+//!   inputs state (`free`, `/proc/meminfo`, `dumpsys meminfo`, or the user's own "8GB RAM").
+//!   Weights past the whole memory cannot stay resident; past [`TIGHT_SHARE`] of it they leave
+//!   the system, the app and the KV cache too little, and the kernel evicts mapped weights
+//!   (ChatterUI #127: a 3B model on 4–6 GB phones, paged from flash).
+//!
+//! A decode that reads its weights at half the device's memory speed or more is served from
+//! memory whatever the sums say ([`SERVED_FROM_MEMORY`]), and the rule stays quiet.
+
+use super::bandwidth_physics::share_of_expected;
+use super::memory::source;
+use super::run_facts::{decode_tok_s, input_of, run_ref, weight_mib};
+use super::{EvidenceRef, Finding, Quote, Severity};
+use crate::evidence::{Evidence, InputId, Run};
+use crate::figures::size;
+use crate::views::memory_bandwidth::{lookup, MemoryKind};
+use crate::views::Views;
+
+pub const IDS: &[&str] = &["memory.over-budget"];
+
+/// Weights above this share of the machine's memory leave too little for the rest.
+pub const TIGHT_SHARE: f64 = 0.8;
+/// A decode at this share of what the device's memory allows reads its weights from memory.
+const SERVED_FROM_MEMORY: f64 = 0.5;
+/// With no known device: weights read faster than this (GB/s, a fast NVMe drive's sequential
+/// read) cannot be coming from storage.
+const FASTER_THAN_STORAGE_GBPS: f64 = 7.0;
+
+const MIB: f64 = 1024.0 * 1024.0;
+
+pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for run in &ev.runs {
+        let input = input_of(ev, run);
+        if out.iter().any(|f| f.evidence[0].input == input) || served_from_memory(ev, run) {
+            continue;
+        }
+        if let Some(f) = metal(ev, run).or_else(|| ram(ev, run, input)) {
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// MiB of weights: the model buffers, else the model's size as the log states it.
+fn weights_mib(run: &Run) -> Option<f64> {
+    weight_mib(run).or_else(|| run.model_bytes.map(|b| b as f64 / MIB))
+}
+
+/// The decode's speed shows the weights come from memory, not storage.
+fn served_from_memory(ev: &Evidence, run: &Run) -> bool {
+    if let Some((share, ..)) = share_of_expected(ev, run) {
+        return share >= SERVED_FROM_MEMORY;
+    }
+    match (weights_mib(run), decode_tok_s(run)) {
+        (Some(w), Some(t)) => w * MIB * t / 1e9 >= FASTER_THAN_STORAGE_GBPS,
+        _ => false,
+    }
+}
+
+/// MiB of the run's buffers in Metal's memory (model, KV cache, compute).
+fn metal_mib(run: &Run) -> f64 {
+    run.buffers_mib
+        .iter()
+        .filter(|(k, _)| k.to_ascii_lowercase().starts_with("metal"))
+        .map(|(_, v)| *v)
+        .sum()
+}
+
+fn metal(ev: &Evidence, run: &Run) -> Option<Finding> {
+    let ws = run.working_set.as_ref()?;
+    let buffers = metal_mib(run) * MIB;
+    let allocated = ws
+        .allocated_bytes
+        .map(|b| b as f64)
+        .or((buffers > 0.0).then_some(buffers));
+    let past = ws.over_line.is_some()
+        || matches!((allocated, ws.limit_bytes), (Some(a), Some(l)) if l > 0 && a > l as f64);
+    if !past {
+        return None;
+    }
+    let input = input_of(ev, run);
+    let evidence = match (ws.over_line, &ws.over_text) {
+        (Some(line), Some(text)) => EvidenceRef::at_line(input, line, text),
+        _ => run_ref(
+            ev,
+            run,
+            Quote::phrase(
+                "quote.memory.metal-buffers",
+                vec![("allocated", size(buffers))],
+            ),
+        ),
+    };
+    let at = ws
+        .over_line
+        .or(run.line_start)
+        .map_or_else(String::new, |l| source(ev, input, l));
+    let (variant, params) = match (allocated, ws.limit_bytes) {
+        (Some(a), Some(l)) => (
+            "metal",
+            vec![
+                ("allocated", size(a)),
+                ("limit", size(l as f64)),
+                ("share", format!("{:.0}", 100.0 * a / l as f64)),
+                ("source", at),
+            ],
+        ),
+        _ => ("metal-warned", vec![("source", at)]),
+    };
+    Some(Finding {
+        variant: Some(variant),
+        id: IDS[0],
+        severity: Severity::Critical,
+        params,
+        count: None,
+        evidence: vec![evidence],
+        lines: Vec::new(),
+        lines_truncated: false,
+    })
+}
+
+/// Buffer names of a discrete card's own memory: the weights there are not in system RAM.
+fn is_discrete_buffer(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    ["cuda", "rocm", "hip", "sycl", "musa", "cann"]
+        .iter()
+        .any(|p| n.starts_with(p))
+        && !n.contains("host")
+}
+
+/// MiB of weights the run holds in system RAM: all of them, less what sits on a discrete card.
+fn weights_in_ram_mib(run: &Run) -> Option<f64> {
+    let all = weights_mib(run)?;
+    let on_card: f64 = run
+        .buffers_mib
+        .iter()
+        .filter(|(k, _)| k.ends_with(" model") && is_discrete_buffer(k))
+        .map(|(_, v)| *v)
+        .sum();
+    let discrete_named = run
+        .devices
+        .iter()
+        .any(|d| lookup(d).is_some_and(|e| e.kind == MemoryKind::Gpu));
+    if on_card == 0.0 && discrete_named && run.offload.as_ref().is_some_and(|o| o.all_layers()) {
+        return None;
+    }
+    Some((all - on_card).max(0.0))
+}
+
+/// The machine's memory: the one figure the inputs state (this input's first), with where.
+fn machine_ram(ev: &Evidence, input: InputId) -> Option<(u64, InputId, u64)> {
+    let stated: Vec<(u64, InputId, u64)> = ev
+        .memory
+        .system
+        .iter()
+        .filter_map(|s| Some((s.total?, s.input, s.line)))
+        .filter(|(t, ..)| *t > 0)
+        .collect();
+    let own = stated.iter().find(|s| s.1 == input);
+    let first = own.or(stated.first())?;
+    // Two machines' figures: which one ran this is not known.
+    let agree = stated
+        .iter()
+        .all(|s| (s.0 as f64 - first.0 as f64).abs() <= 0.08 * first.0 as f64);
+    (own.is_some() || agree).then_some(*first)
+}
+
+fn ram(ev: &Evidence, run: &Run, input: InputId) -> Option<Finding> {
+    let weights = weights_in_ram_mib(run)? * MIB;
+    let (total, ram_input, ram_line) = machine_ram(ev, input)?;
+    let share = weights / total as f64;
+    let (variant, severity) = if share >= 1.0 {
+        ("ram", Severity::Critical)
+    } else if share >= TIGHT_SHARE {
+        ("ram-tight", Severity::Warning)
+    } else {
+        return None;
+    };
+    let params = vec![
+        ("weights", size(weights)),
+        ("ram", size(total as f64)),
+        ("share", format!("{:.0}", share * 100.0)),
+        ("source", source(ev, ram_input, ram_line)),
+    ];
+    let quote = Quote::phrase("quote.memory.weights", vec![("weights", size(weights))]);
+    let mut evidence = vec![run_ref(ev, run, quote)];
+    evidence.push(EvidenceRef {
+        input: ram_input,
+        lines: Some((ram_line, ram_line)),
+        time_s: None,
+        quote: Some(Quote::phrase(
+            "quote.memory.ram",
+            vec![("ram", size(total as f64))],
+        )),
+    });
+    Some(Finding {
+        variant: Some(variant),
+        id: IDS[0],
+        severity,
+        params,
+        count: None,
+        evidence,
+        lines: Vec::new(),
+        lines_truncated: false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::memory::SystemMemory;
+    use crate::evidence::{Phase, WorkingSet};
+
+    const GIB: u64 = 1 << 30;
+
+    fn run(model_bytes: u64, tok_s: Option<f64>) -> Run {
+        Run {
+            input: "pi.md".into(),
+            line_start: Some(3),
+            model_bytes: Some(model_bytes),
+            quant: Some("Q4_K - Medium".into()),
+            decode: tok_s.map(|t| Phase {
+                tok_s: Some(t),
+                ..Phase::default()
+            }),
+            ..Run::default()
+        }
+    }
+
+    fn ev(run: Run, ram: Option<u64>) -> Evidence {
+        let mut ev = Evidence::default();
+        ev.add_input("pi.md");
+        ev.runs.push(run);
+        if let Some(total) = ram {
+            ev.memory.system_reading(SystemMemory {
+                input: 0,
+                line: 1,
+                total: Some(total),
+                available: None,
+                swap_total: None,
+                swap_free: None,
+            });
+        }
+        ev
+    }
+
+    fn variants(ev: &Evidence) -> Vec<(&'static str, Severity)> {
+        rule(ev, &Views::of(ev))
+            .iter()
+            .map(|f| (f.variant.unwrap_or(""), f.severity))
+            .collect()
+    }
+
+    #[test]
+    fn weights_against_the_stated_memory() {
+        // 7B Q4_K_M (4.07 GiB) on a 4 GB board at 0.1 tok/s: it cannot stay resident.
+        let big = ev(run(4_368_000_000, Some(0.1)), Some(4 * GIB));
+        assert_eq!(variants(&big), [("ram", Severity::Critical)]);
+        // 3.4 GiB of 4: too little room left.
+        let tight = ev(run(3_650_000_000, Some(0.2)), Some(4 * GIB));
+        assert_eq!(variants(&tight), [("ram-tight", Severity::Warning)]);
+        // Half the memory: fits.
+        assert!(variants(&ev(run(2 * GIB, Some(0.5)), Some(4 * GIB))).is_empty());
+        // No memory stated: nothing to compare.
+        assert!(variants(&ev(run(4_368_000_000, Some(0.1)), None)).is_empty());
+    }
+
+    #[test]
+    fn a_decode_faster_than_storage_is_served_from_memory() {
+        // 7.3 GiB read 8 times a second is 63 GB/s: no storage delivers that.
+        let fast = ev(run(7_840_000_000, Some(8.0)), Some(8 * GIB));
+        assert!(variants(&fast).is_empty());
+    }
+
+    #[test]
+    fn weights_on_a_discrete_card_are_not_in_ram() {
+        let mut r = run(7_840_000_000, Some(0.5));
+        r.buffers_mib.insert("CUDA0 model".into(), 7000.0);
+        r.buffers_mib.insert("CPU_Mapped model".into(), 477.0);
+        assert!(variants(&ev(r, Some(8 * GIB))).is_empty());
+    }
+
+    #[test]
+    fn metal_past_its_working_set() {
+        let mut r = run(7_320_000_000, Some(0.9));
+        r.working_set = Some(WorkingSet {
+            limit_bytes: Some(5_726_630_000),
+            allocated_bytes: Some(7_400_000_000),
+            over_line: Some(20),
+            over_text: Some("ggml_metal_add_buffer: warning: current allocated size is greater than the recommended max working set size".into()),
+        });
+        let e = ev(r.clone(), None);
+        let found = rule(&e, &Views::of(&e));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].variant, Some("metal"));
+        assert_eq!(found[0].evidence[0].lines, Some((20, 20)));
+        // The warning alone, without the figures.
+        r.working_set = Some(WorkingSet {
+            over_line: Some(20),
+            over_text: Some("warning: current allocated size is greater than the recommended max working set size".into()),
+            ..WorkingSet::default()
+        });
+        assert_eq!(
+            variants(&ev(r.clone(), None)),
+            [("metal-warned", Severity::Critical)]
+        );
+        // Within the limit: nothing.
+        r.working_set = Some(WorkingSet {
+            limit_bytes: Some(22_906_500_000),
+            allocated_bytes: Some(7_500_000_000),
+            ..WorkingSet::default()
+        });
+        assert!(variants(&ev(r, None)).is_empty());
+    }
+}
