@@ -92,12 +92,14 @@ impl CsvParser {
             .enumerate()
             .find_map(|(i, (_, t))| Some((i, synthetic_header(t)?)));
         let from = query.as_ref().map_or(0, |(i, _)| i + 1);
+        // dmon's units line and repeated headers are comments under its synthetic header.
+        let comment = |t: &str| query.is_some() && t.starts_with('#');
         let mut texts: Vec<&str> = query.iter().map(|(_, h)| h.as_str()).collect();
         texts.extend(
             head[from..]
                 .iter()
                 .map(|(_, t)| t.as_str())
-                .filter(|t| !t.trim().is_empty() && !(query.is_some() && t.starts_with('#'))),
+                .filter(|t| !t.trim().is_empty() && !comment(t)),
         );
         let Some(layout) = detect_layout(&texts) else {
             ev.problem(self.input, ProblemCode::TelemetryNoHeader, None);
@@ -861,6 +863,19 @@ mod tests {
             .flat_map(|s| s.points.iter().map(|p| p.1))
             .collect();
         assert_eq!(gr0, vec![2520.0, 2505.0, 1410.0]);
+        // `-o DT`: a YYYYMMDD date and a clock lead each row.
+        let dt = "#Date       Time        gpu    pwr  gtemp  mtemp     sm    mem    enc    dec   mclk   pclk\n#YYYYMMDD   HH:MM:SS    Idx      W      C      C      %      %      %      %    MHz    MHz\n 20240501   10:00:00      0    287     68      -     97     45      0      0  10501   2520\n 20240501   10:00:02      0    290     69      -     98     46      0      0  10501   2505\n";
+        let with_date = parse(dt);
+        let p = series(
+            &with_date,
+            &Quantity::Power {
+                rail: "power.draw".into(),
+            },
+        );
+        assert_eq!(p.len(), 2);
+        assert!(
+            (p[1].0 - p[0].0 - 2.0).abs() < 1e-9 && with_date.series.iter().all(|s| s.absolute)
+        );
         // One sample per round of both GPUs, one second apart.
         let gr1 = series(
             &ev,
