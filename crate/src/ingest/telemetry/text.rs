@@ -183,8 +183,9 @@ impl TextTelemetryParser {
         }
         for c in p.tegra_rail.captures_iter(line) {
             // Xavier on JetPack 4 names its rails bare (`GPU 0/0 CPU 463/463 SOC 1392/1392`), so a
-            // `CPU` that the pattern reaches is a rail; the memory figures are not.
-            if matches!(&c[1], "RAM" | "SWAP" | "IRAM") {
+            // `CPU` that the pattern reaches is a rail; the memory figures are not, nor Orin's
+            // unconnected inputs (`NC 0mW/0mW`, printed once per empty channel).
+            if matches!(&c[1], "RAM" | "SWAP" | "IRAM" | "NC") {
                 continue;
             }
             if let Ok(v) = c[2].parse::<f64>() {
@@ -806,7 +807,7 @@ mod tests {
     }
 
     #[test]
-    fn tegrastats_older_spellings_tk1_and_xavier_rails() {
+    fn tegrastats_tk1_xavier_and_jetpack6_spellings() {
         // L4T R21 (TK1): lowercase `cpu`, one clock after the list, bare engine names.
         let ev = parse("RAM 1331/1746MB (lfb 2x4MB) SWAP 0/0MB (cached 0MB) cpu [52%,15%,off,0%]@2065 EMC 17%@924 AVP 0%@204 VDE 120 GR3D 0%@72 EDP limit 2065\nRAM 1331/1746MB (lfb 2x4MB) SWAP 0/0MB (cached 0MB) cpu [60%,15%,off,0%]@1836 EMC 35%@924 AVP 0%@204 VDE 120 GR3D 97%@852 EDP limit 1836\n");
         assert_eq!(
@@ -845,6 +846,40 @@ mod tests {
             vec![(0.0, 2224.0)]
         );
         assert!(pts(&ev, &Quantity::Power { rail: "RAM".into() }).is_empty());
+        // JetPack 6 on AGX Orin: upper-case sensors, a clock without a load, unconnected inputs.
+        let ev = parse("04-11-2025 10:36:27 RAM 4321/62801MB (lfb 1759x4MB) SWAP 19/31400MB (cached 0MB) CPU [0%@729,0%@729] EMC_FREQ 0%@2133 GR3D_FREQ 0%@[0,0] VIC_FREQ 729 APE 174 CV0@-256C CPU@44.562C SOC2@40.093C GPU@-256C tj@44.343C VDD_GPU_SOC 2340mW/2340mW VIN_SYS_5V0 4025mW/4025mW NC 0mW/0mW VDDQ_VDD2_1V8AO 301mW/301mW NC 0mW/0mW\n");
+        assert!(pts(&ev, &Quantity::Power { rail: "NC".into() }).is_empty());
+        assert_eq!(
+            pts(
+                &ev,
+                &Quantity::ClockFreq {
+                    name: "VIC_FREQ".into()
+                }
+            )
+            .iter()
+            .map(|p| p.1)
+            .collect::<Vec<_>>(),
+            vec![729.0]
+        );
+        assert!(pts(
+            &ev,
+            &Quantity::Temperature {
+                sensor: "GPU".into()
+            }
+        )
+        .is_empty());
+        assert_eq!(
+            pts(
+                &ev,
+                &Quantity::Power {
+                    rail: "VDDQ_VDD2_1V8AO".into()
+                }
+            )
+            .iter()
+            .map(|p| p.1)
+            .collect::<Vec<_>>(),
+            vec![301.0]
+        );
         assert!(pts(
             &ev,
             &Quantity::Temperature {
