@@ -846,6 +846,33 @@ mod tests {
             vec![(0.0, 2224.0)]
         );
         assert!(pts(&ev, &Quantity::Power { rail: "RAM".into() }).is_empty());
+        // TX2 on R28 / R32: loads without clocks, `VDD_SYS_*` rails, no SWAP figure.
+        let ev = parse("RAM 2020/7852MB (lfb 1164x4MB) CPU [9%@345,21%@345] EMC_FREQ 0% GR3D_FREQ 7% PLL@42.5C MCPU@42.5C PMIC@100C GPU@41C BCPU@42.5C thermal@41.9C VDD_SYS_GPU 153/158 VDD_SYS_SOC 536/547 VDD_IN 3140/3208 VDD_SYS_CPU 536/590\n");
+        assert_eq!(
+            pts(
+                &ev,
+                &Quantity::Utilization {
+                    name: "GR3D_FREQ".into()
+                }
+            ),
+            vec![(0.0, 7.0)]
+        );
+        assert!(pts(
+            &ev,
+            &Quantity::ClockFreq {
+                name: "GR3D_FREQ".into()
+            }
+        )
+        .is_empty());
+        assert_eq!(
+            pts(
+                &ev,
+                &Quantity::Power {
+                    rail: "VDD_SYS_CPU".into()
+                }
+            ),
+            vec![(0.0, 536.0)]
+        );
         // JetPack 6 on AGX Orin: upper-case sensors, a clock without a load, unconnected inputs.
         let ev = parse("04-11-2025 10:36:27 RAM 4321/62801MB (lfb 1759x4MB) SWAP 19/31400MB (cached 0MB) CPU [0%@729,0%@729] EMC_FREQ 0%@2133 GR3D_FREQ 0%@[0,0] VIC_FREQ 729 APE 174 CV0@-256C CPU@44.562C SOC2@40.093C GPU@-256C tj@44.343C VDD_GPU_SOC 2340mW/2340mW VIN_SYS_5V0 4025mW/4025mW NC 0mW/0mW VDDQ_VDD2_1V8AO 301mW/301mW NC 0mW/0mW\n");
         assert!(pts(&ev, &Quantity::Power { rail: "NC".into() }).is_empty());
