@@ -89,6 +89,13 @@ pub fn looks_like(lines: &[&str]) -> bool {
         .iter()
         .filter(|l| csv_row(l, false).is_some_and(|r| r.kind != Kind::Other))
         .count();
+    let json = body
+        .iter()
+        .filter(|l| json_row(l).is_some_and(|r| r.kind != Kind::Other))
+        .count();
+    if json >= 2 {
+        return true;
+    }
     // Headerless text rows: `perf stat -I` pasted without its first lines.
     let text = body
         .iter()
@@ -232,6 +239,29 @@ pub fn number(t: &str, comma: bool) -> Option<f64> {
     plain.parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
+/// Drops the thousands separators that locales other than C and en write between digit groups:
+/// a no-break or narrow no-break space (fr_FR, ru_RU, sv_SE, pl_PL), a thin space, or an
+/// apostrophe (de_CH, it_CH). perf prints counts through `%'` under the user's LC_NUMERIC, and
+/// these separators would otherwise split one count into two words.
+fn join_digit_groups(t: &str) -> std::borrow::Cow<'_, str> {
+    const SEPARATORS: [char; 5] = ['\u{a0}', '\u{202f}', '\u{2009}', '\'', '\u{2019}'];
+    if !t.contains(SEPARATORS) {
+        return std::borrow::Cow::Borrowed(t);
+    }
+    let chars: Vec<char> = t.chars().collect();
+    let mut out = String::with_capacity(t.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let between_digits = i > 0
+            && chars[i - 1].is_ascii_digit()
+            && chars.get(i + 1).is_some_and(char::is_ascii_digit);
+        if SEPARATORS.contains(&c) && between_digits {
+            continue;
+        }
+        out.push(c);
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Whether a printed value shows a decimal comma.
 fn shows_decimal_comma(t: &str) -> bool {
     match (t.rfind('.'), t.rfind(',')) {
@@ -330,6 +360,41 @@ fn text_row(t: &str, comma: bool) -> Option<Row> {
         partial,
         metric,
         share,
+    })
+}
+
+/// A row of `perf stat -j` (perf 6.2 and later): one JSON object per line, `"counter-value"` a
+/// string (`"12345.670000"`, `"<not counted>"`), `"interval"` under `-I`, the metric as
+/// `"metric-value"` (a number or a string by version) and `"metric-unit"`.
+fn json_row(t: &str) -> Option<Row> {
+    if !t.starts_with('{') || !t.contains("\"counter-value\"") {
+        return None;
+    }
+    let v: serde_json::Value = serde_json::from_str(t).ok()?;
+    let text = |key: &str| -> Option<String> {
+        match v.get(key)? {
+            serde_json::Value::String(s) => Some(s.trim().to_string()),
+            serde_json::Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        }
+    };
+    let figure = |key: &str| text(key).and_then(|s| number(&s, false));
+    let count = parse_count(&text("counter-value")?, false)?;
+    let event = text("event")?;
+    if !is_event(&event) {
+        return None;
+    }
+    let (kind, partial) = classify(&event);
+    let metric = figure("metric-value").zip(text("metric-unit"));
+    Some(Row {
+        stamp: figure("interval"),
+        count,
+        unit: text("unit").unwrap_or_default(),
+        event,
+        kind,
+        partial,
+        metric,
+        share: figure("pcnt-running"),
     })
 }
 
@@ -537,6 +602,8 @@ impl PerfStatParser {
     /// Reads a line of the summary, if it is one.
     fn counter_line(&mut self, n: u64, t: &str, ev: &mut Evidence) -> Seen {
         let r = re();
+        let joined = join_digit_groups(t);
+        let t = joined.as_ref();
         if let Some(c) = r.perf_header.captures(t) {
             let scope = perf_scope(&c[1]);
             self.open(CounterTool::Perf, scope, n, ev);
@@ -604,7 +671,9 @@ impl PerfStatParser {
         if text_like {
             self.note_text_comma(t);
         }
-        let row = if text_like {
+        let row = if t.starts_with('{') {
+            json_row(t)
+        } else if text_like {
             text_row(t, self.comma)
         } else {
             None
@@ -947,6 +1016,39 @@ mod tests {
     }
 
     #[test]
+    fn locales_that_group_digits_with_spaces_or_apostrophes() {
+        // fr_FR: narrow no-break space and a decimal comma; ru_RU: no-break space.
+        let fr = "\
+ Performance counter stats for './llama-cli -m m.gguf':
+
+        12\u{202f}345,67 msec task-clock                       #    3,912 CPUs utilized
+    45\u{202f}678\u{202f}901\u{202f}234      cycles                           #    3,700 GHz
+         1\u{a0}234      context-switches                 #  100,000 /sec
+
+       3,156234567 seconds time elapsed
+";
+        let ev = read(fr);
+        let s = &ev.counters.summaries[0];
+        assert!(close(s.task_clock_ms.as_ref().unwrap().value, 12_345.67));
+        assert_eq!(s.cycles.as_ref().unwrap().value, 45_678_901_234.0);
+        assert_eq!(s.context_switches.as_ref().unwrap().value, 1_234.0);
+        assert!(close(s.elapsed().unwrap(), 3.156234567));
+        // de_CH: an apostrophe (or its typographic form) between groups, a decimal point.
+        let ch = "\
+ Performance counter stats for './llama-cli':
+
+          8'001.50 msec task-clock                       #    1.999 CPUs utilized
+     9\u{2019}123\u{2019}456      cycles                           #    1.140 GHz
+
+       4.002 seconds time elapsed
+";
+        let ev = read(ch);
+        let s = &ev.counters.summaries[0];
+        assert!(close(s.task_clock_ms.as_ref().unwrap().value, 8_001.5));
+        assert_eq!(s.cycles.as_ref().unwrap().value, 9_123_456.0);
+    }
+
+    #[test]
     fn hybrid_pmus_add_up() {
         let t = "\
  Performance counter stats for './llama-bench':
@@ -1011,6 +1113,37 @@ mod tests {
         let per_cpu = "CPU0;1000,5;msec;cpu-clock;1000500000;100,00;1,000;CPUs utilized\nCPU1;999,5;msec;cpu-clock;999500000;100,00;0,999;CPUs utilized\n";
         let s = read(per_cpu).counters.summaries[0].clone();
         assert!(close(s.task_clock_ms.as_ref().unwrap().value, 2000.0));
+    }
+
+    #[test]
+    fn perf_json_rows_and_intervals() {
+        let t = r#"{"counter-value" : "4189.057424", "unit" : "msec", "event" : "task-clock", "event-runtime" : 4189057424, "pcnt-running" : 100.00, "metric-value" : "3.995000", "metric-unit" : "CPUs utilized"}
+{"counter-value" : "1052.000000", "unit" : "", "event" : "context-switches", "event-runtime" : 4189055898, "pcnt-running" : 100.00, "metric-value" : "251.139000", "metric-unit" : "/sec"}
+{"counter-value" : "13389872561.000000", "unit" : "", "event" : "cycles", "event-runtime" : 4188981541, "pcnt-running" : 83.30, "metric-value" : "3.196000", "metric-unit" : "GHz"}
+{"counter-value" : "<not supported>", "unit" : "", "event" : "stalled-cycles-frontend", "event-runtime" : 0, "pcnt-running" : 100.00}
+"#;
+        let lines: Vec<&str> = t.lines().collect();
+        assert!(looks_like(&lines));
+        let ev = read(t);
+        assert!(
+            ev.inputs[0].problems.is_empty(),
+            "{:?}",
+            ev.inputs[0].problems
+        );
+        let s = &ev.counters.summaries[0];
+        assert!(close(s.task_clock_ms.as_ref().unwrap().value, 4189.057424));
+        assert_eq!(s.cpus_printed, Some(3.995));
+        assert_eq!(s.cycles.as_ref().unwrap().share_pct, Some(83.30));
+        assert_eq!(s.not_counted.len(), 1);
+        // `-I`: the interval leads each object; the metric is a number in some versions.
+        let t = r#"{"interval" : 1.001004567, "counter-value" : "3998.210000", "unit" : "msec", "event" : "task-clock", "event-runtime" : 3998210000, "pcnt-running" : 100.00, "metric-value" : 3.994000, "metric-unit" : "CPUs utilized"}
+{"interval" : 2.002311908, "counter-value" : "3999.020000", "unit" : "msec", "event" : "task-clock", "event-runtime" : 3999020000, "pcnt-running" : 100.00, "metric-value" : 3.995000, "metric-unit" : "CPUs utilized"}
+"#;
+        let s = read(t).counters.summaries[0].clone();
+        assert_eq!(s.intervals, 2);
+        assert!(close(s.task_clock_ms.as_ref().unwrap().value, 7997.23));
+        assert!(json_row("{\"counter-value\" : \"1\", \"event\" : ").is_none());
+        assert!(json_row("{\"counter-value\" : [], \"event\" : \"cycles\"}").is_none());
     }
 
     #[test]

@@ -56,6 +56,8 @@ pub struct CsvParser {
     /// Per time column: last time and the days added for clocks that passed midnight.
     last_t: Vec<(f64, f64)>,
     first_key: Option<String>,
+    /// Samples started again by the first row key, for keyed rows without a time column.
+    key_rounds: u64,
     /// turbostat: interval number and length.
     interval: (u64, f64),
     // Reused per row.
@@ -74,6 +76,7 @@ impl CsvParser {
             skipped: SkippedLines::default(),
             last_t: Vec::new(),
             first_key: None,
+            key_rounds: 0,
             interval: (0, 5.0),
             cells: Vec::new(),
             row_buf: String::new(),
@@ -82,11 +85,22 @@ impl CsvParser {
 
     fn decide(&mut self, ev: &mut Evidence) {
         let head = std::mem::take(&mut self.head);
-        let texts: Vec<&str> = head
+        // `--format=csv,noheader` prints no header; the command line, when pasted, names the
+        // columns instead, and the rows start after it.
+        let query = head
             .iter()
-            .map(|(_, t)| t.as_str())
-            .filter(|t| !t.trim().is_empty())
-            .collect();
+            .enumerate()
+            .find_map(|(i, (_, t))| Some((i, synthetic_header(t)?)));
+        let from = query.as_ref().map_or(0, |(i, _)| i + 1);
+        // dmon's units line and repeated headers are comments under its synthetic header.
+        let comment = |t: &str| query.is_some() && t.starts_with('#');
+        let mut texts: Vec<&str> = query.iter().map(|(_, h)| h.as_str()).collect();
+        texts.extend(
+            head[from..]
+                .iter()
+                .map(|(_, t)| t.as_str())
+                .filter(|t| !t.trim().is_empty() && !comment(t)),
+        );
         let Some(layout) = detect_layout(&texts) else {
             ev.problem(self.input, ProblemCode::TelemetryNoHeader, None);
             self.layout = None;
@@ -95,8 +109,8 @@ impl CsvParser {
         let header = layout.header.clone();
         self.last_t = vec![(f64::NEG_INFINITY, 0.0); layout.columns.len()];
         self.layout = Some(layout);
-        let mut seen_header = false;
-        for (number, text) in head {
+        let mut seen_header = query.is_some();
+        for (number, text) in head.into_iter().skip(from) {
             if !seen_header {
                 seen_header = text.trim() == header.trim();
                 continue;
@@ -187,8 +201,15 @@ impl CsvParser {
                 self.sink.set_absolute(st.absolute);
             }
         }
+        // Rows of several devices (`nvidia-smi dmon` on two GPUs) share one sample: without a
+        // time column, the next sample starts when the first device's row comes again.
+        if key.is_some() && key == self.first_key {
+            self.key_rounds += 1;
+        }
         let fallback_t = if layout.turbostat {
             self.interval.0 as f64 * self.interval.1
+        } else if key.is_some() {
+            self.key_rounds as f64
         } else {
             self.rows as f64
         };
@@ -296,6 +317,73 @@ impl CsvParser {
     }
 }
 
+/// A header for an export that prints none a parser can take: `nvidia-smi --query-gpu` rows
+/// under `noheader` (named by the pasted command line), or `nvidia-smi dmon` (named in a
+/// `#` comment line).
+fn synthetic_header(line: &str) -> Option<String> {
+    query_gpu_header(line).or_else(|| dmon_header(line))
+}
+
+/// `nvidia-smi dmon`'s `# gpu pwr gtemp mtemp sm mem enc dec jpg ofa mclk pclk` line (the
+/// `# Idx W C C % …` units line under it, and the repeats of both, are comments to the rows),
+/// renamed to the `--query-gpu` fields that hold the same figures, with their units.
+fn dmon_header(line: &str) -> Option<String> {
+    let t = line.trim().strip_prefix('#')?;
+    let names: Vec<&str> = t.split_whitespace().collect();
+    if !names.contains(&"gpu") || !names.iter().any(|n| matches!(*n, "pwr" | "sm" | "pclk")) {
+        return None;
+    }
+    // No space before a unit: the rows split on whitespace, and so does this header.
+    let renamed: Vec<String> = names
+        .iter()
+        .map(|&n| match n {
+            "pwr" => "power.draw[W]".to_string(),
+            "gtemp" => "temperature.gpu".to_string(),
+            "mtemp" => "temperature.memory".to_string(),
+            "sm" => "utilization.gpu[%]".to_string(),
+            "mem" => "utilization.memory[%]".to_string(),
+            "enc" | "dec" | "jpg" | "ofa" => format!("utilization.{n}[%]"),
+            "mclk" => "clocks.mem[MHz]".to_string(),
+            "pclk" => "clocks.gr[MHz]".to_string(),
+            "fb" | "bar1" => format!("memory.{n}[MiB]"),
+            other => other.to_string(),
+        })
+        .collect();
+    Some(renamed.join(" "))
+}
+
+/// The header that `nvidia-smi --query-gpu=A,B,C --format=csv,noheader[,nounits]` would have
+/// printed, from that command line: each field with the unit nvidia-smi documents for it, since
+/// `nounits` leaves the cells bare. `None` for any other line, and when the header is printed.
+fn query_gpu_header(line: &str) -> Option<String> {
+    let at = line.find("--query-gpu")?;
+    if !line.contains("noheader") {
+        return None;
+    }
+    let rest = line[at + "--query-gpu".len()..].trim_start_matches(['=', ' ']);
+    let list = rest.split_whitespace().next()?.trim_matches(['"', '\'']);
+    let names: Vec<String> = list
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(|n| {
+            let unit = if n.starts_with("power.") {
+                " [W]"
+            } else if n.starts_with("clocks.") {
+                " [MHz]"
+            } else if n.starts_with("memory.") && !n.starts_with("memory.temp") {
+                " [MiB]"
+            } else if n.starts_with("utilization.") || n == "fan.speed" {
+                " [%]"
+            } else {
+                ""
+            };
+            format!("{n}{unit}")
+        })
+        .collect();
+    (names.len() >= 2).then(|| names.join(", "))
+}
+
 /// Names a series after the device it belongs to when rows interleave several (multi-GPU).
 fn suffixed(kind: Kind, key: &str) -> Kind {
     let tag = |s: String| format!("{s} [{key}]");
@@ -384,7 +472,8 @@ fn detect_layout(lines: &[&str]) -> Option<Layout> {
     let mut key_col = None;
     let mut time_hints = Vec::new();
     let has_cpu_col = names.iter().any(|n| n.trim().eq_ignore_ascii_case("cpu"));
-    let turbostat = names.iter().any(|n| n.trim() == "Busy%")
+    // `%Busy` until turbostat 17.02 (Linux 4.11), `Busy%` since.
+    let turbostat = names.iter().any(|n| matches!(n.trim(), "Busy%" | "%Busy"))
         && names
             .iter()
             .any(|n| matches!(n.trim(), "Avg_MHz" | "Bzy_MHz"));
@@ -487,9 +576,20 @@ fn is_time_column(lines: &[&str], header_idx: usize, col: usize, delim: Delim) -
 /// columns are mostly time and known quantities, followed by numeric rows. Used by the sniffer
 /// for exports that its generic CSV check misses (preambles, turbostat's interleaved lines).
 pub fn looks_like(lines: &[&str]) -> bool {
-    let content: Vec<&str> = lines
+    let query = lines
         .iter()
-        .copied()
+        .enumerate()
+        .find_map(|(i, l)| Some((i, synthetic_header(l)?)));
+    let from = query.as_ref().map_or(0, |(i, _)| i + 1);
+    let content: Vec<&str> = query
+        .iter()
+        .map(|(_, h)| h.as_str())
+        .chain(
+            lines[from..]
+                .iter()
+                .copied()
+                .filter(|l| !(query.is_some() && l.starts_with('#'))),
+        )
         .filter(|l| !l.trim().is_empty())
         .take(HEAD_LINES)
         .collect();
@@ -507,7 +607,9 @@ pub fn looks_like(lines: &[&str]) -> bool {
         .filter(|c| !matches!(c.kind, Kind::Skip | Kind::Other { .. }))
         .count();
     let has_time = layout.columns.iter().any(|c| c.kind == Kind::Time);
-    named >= 2 && known * 2 >= named && (has_time || layout.turbostat || known >= 3)
+    // turbostat's wide tables (`--show all`, C-state columns) hold more columns of its own than
+    // known quantities; its header names it alone.
+    layout.turbostat || (named >= 2 && known * 2 >= named && (has_time || known >= 3))
 }
 
 impl LineParser for CsvParser {
@@ -694,6 +796,125 @@ mod tests {
             .len(),
             2
         );
+    }
+
+    #[test]
+    fn nvidia_smi_noheader_rows_take_their_names_from_the_command_line() {
+        let text = "$ nvidia-smi --query-gpu=timestamp,utilization.gpu,temperature.gpu,power.draw,clocks.sm,clocks.max.sm --format=csv,noheader,nounits -l 1\n2024/05/01 10:00:00.123, 97, 71, 310.55, 2520, 3120\n2024/05/01 10:00:01.124, 98, 72, 312.10, 2505, 3120\n2024/05/01 10:00:02.125, 98, 73, [N/A], 2490, 3120\n";
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(looks_like(&lines));
+        let ev = parse(text);
+        let sm = series(
+            &ev,
+            &Quantity::ClockFreq {
+                name: "clocks.sm".into(),
+            },
+        );
+        assert_eq!(
+            sm.iter().map(|p| p.1).collect::<Vec<_>>(),
+            vec![2520.0, 2505.0, 2490.0]
+        );
+        assert!((sm[1].0 - sm[0].0 - 1.001).abs() < 1e-6);
+        assert_eq!(
+            series(
+                &ev,
+                &Quantity::Power {
+                    rail: "power.draw".into()
+                }
+            )
+            .iter()
+            .map(|p| p.1)
+            .collect::<Vec<_>>(),
+            vec![310_550.0, 312_100.0]
+        );
+        // Units left in the cells (`noheader` alone) read the same.
+        let ev = parse("nvidia-smi --query-gpu=utilization.gpu,power.draw --format=csv,noheader\n97 %, 310.55 W\n98 %, 312.10 W\n");
+        assert_eq!(
+            series(
+                &ev,
+                &Quantity::Power {
+                    rail: "power.draw".into()
+                }
+            )[1]
+            .1,
+            312_100.0
+        );
+        assert_eq!(
+            query_gpu_header("nvidia-smi --query-gpu=a,b --format=csv"),
+            None
+        );
+    }
+
+    #[test]
+    fn nvidia_smi_dmon_columns_and_repeated_comment_headers() {
+        let text = "# gpu    pwr  gtemp  mtemp     sm    mem    enc    dec    jpg    ofa   mclk   pclk \n# Idx      W      C      C      %      %      %      %      %      %    MHz    MHz \n    0    287     68      -     97     45      0      0      0      0  10501   2520 \n    1     31     40      -      0      0      0      0      0      0    405    210 \n    0    290     69      -     98     46      0      0      0      0  10501   2505 \n    1     30     40      -      0      0      0      0      0      0    405    210 \n# gpu    pwr  gtemp  mtemp     sm    mem    enc    dec    jpg    ofa   mclk   pclk \n# Idx      W      C      C      %      %      %      %      %      %    MHz    MHz \n    0    120     66      -     40     20      0      0      0      0  10501   1410 \n    1     30     40      -      0      0      0      0      0      0    405    210 \n";
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(looks_like(&lines));
+        let ev = parse(text);
+        let gr0: Vec<f64> = ev
+            .series
+            .iter()
+            .filter(|s| {
+                s.quantity
+                    == Quantity::ClockFreq {
+                        name: "clocks.gr".into(),
+                    }
+            })
+            .flat_map(|s| s.points.iter().map(|p| p.1))
+            .collect();
+        assert_eq!(gr0, vec![2520.0, 2505.0, 1410.0]);
+        // `-o DT`: a YYYYMMDD date and a clock lead each row.
+        let dt = "#Date       Time        gpu    pwr  gtemp  mtemp     sm    mem    enc    dec   mclk   pclk\n#YYYYMMDD   HH:MM:SS    Idx      W      C      C      %      %      %      %    MHz    MHz\n 20240501   10:00:00      0    287     68      -     97     45      0      0  10501   2520\n 20240501   10:00:02      0    290     69      -     98     46      0      0  10501   2505\n";
+        let with_date = parse(dt);
+        let p = series(
+            &with_date,
+            &Quantity::Power {
+                rail: "power.draw".into(),
+            },
+        );
+        assert_eq!(p.len(), 2);
+        assert!(
+            (p[1].0 - p[0].0 - 2.0).abs() < 1e-9 && with_date.series.iter().all(|s| s.absolute)
+        );
+        // One sample per round of both GPUs, one second apart.
+        let gr1 = series(
+            &ev,
+            &Quantity::ClockFreq {
+                name: "clocks.gr [1]".into(),
+            },
+        );
+        assert_eq!(
+            gr1.iter().map(|p| p.0).collect::<Vec<_>>(),
+            vec![0.0, 1.0, 2.0]
+        );
+        assert!(ev.series.iter().any(|s| s.quantity
+            == Quantity::Power {
+                rail: "power.draw [1]".into()
+            }));
+        assert!(!ev.series.iter().any(|s| matches!(&s.quantity, Quantity::Temperature { sensor } if sensor.starts_with("temperature.memory"))));
+    }
+
+    #[test]
+    fn turbostat_before_4_11_and_wide_tables() {
+        let old = "turbostat version 4.8 26-Sep, 2015 - Len Brown <lenb@kernel.org>\n     Core     CPU Avg_MHz   %Busy Bzy_MHz TSC_MHz  CPU%c1  CoreTmp  PkgTmp PkgWatt CorWatt\n       -       -    1876   65.21    2877    2904   12.30      78      80   14.89   11.20\n       0       0    1900   66.00    2879    2904   12.00      78      80   14.89   11.20\n       0       2    1850   64.00    2875    2904   12.60\n     Core     CPU Avg_MHz   %Busy Bzy_MHz TSC_MHz  CPU%c1  CoreTmp  PkgTmp PkgWatt CorWatt\n       -       -    1276   65.21    1977    2904   12.30      95      97   10.89    8.20\n       0       0    1300   66.00    1979    2904   12.00      95      97   10.89    8.20\n       0       2    1250   64.00    1975    2904   12.60\n";
+        let ev = parse(old);
+        assert_eq!(
+            series(&ev, &Quantity::CpuFreq { cpu: 2 }),
+            &[(0.0, 2875.0), (5.0, 1975.0)]
+        );
+        assert!(!ev.series.iter().any(|s| s.quantity
+            == Quantity::ClockFreq {
+                name: "Avg_MHz".into()
+            }));
+        let mut wide = String::from("Core\tCPU\tAvg_MHz\tBusy%\tBzy_MHz\tTSC_MHz\tIPC\tIRQ\tSMI\tPOLL\tC1\tC1E\tC6\tPOLL%\tC1%\tC1E%\tC6%\tCPU%c1\tCPU%c6\tCoreTmp\tCoreThr\tPkgTmp\tGFX%rc6\tGFXMHz\tTotl%C0\tAny%C0\tGFX%C0\tCPUGFX%\tPkg%pc2\tPkg%pc6\tPkgWatt\tCorWatt\tGFXWatt\tRAMWatt\tPKG_%\tRAM_%\n");
+        for row in ["-\t-", "0\t0", "0\t1"] {
+            wide.push_str(row);
+            wide.push_str("\t2650\t95.02\t2789\t2304\t1.05\t20011\t0\t0\t10\t20\t30\t0.00\t0.10\t0.20\t4.00\t2.00\t3.00\t99\t12\t100\t99.00\t300\t99.0\t99.0\t0.5\t0.4\t0.00\t0.00\t28.01\t24.50\t0.10\t1.20\t0.00\t0.00\n");
+        }
+        let lines: Vec<&str> = wide.lines().collect();
+        assert!(looks_like(&lines));
+        let ev = parse(&wide);
+        assert_eq!(series(&ev, &Quantity::CpuFreq { cpu: 1 }), &[(0.0, 2789.0)]);
     }
 
     #[test]

@@ -40,8 +40,8 @@ struct Patterns {
 fn patterns() -> &'static Patterns {
     static P: OnceLock<Patterns> = OnceLock::new();
     P.get_or_init(|| Patterns {
-        tegra_cpu: Regex::new(r"CPU \[([^\]]*)\](?:@(\d+))?").expect("tegra cpu"),
-        tegra_engine: Regex::new(r"\b(GR3D_FREQ|EMC_FREQ|GR3D2_FREQ|VIC_FREQ|NVDEC\d?|NVENC\d?|NVJPG\d?|APE)\s+(?:(\d+)%)?@?\[?(\d+)?").expect("tegra engine"),
+        tegra_cpu: Regex::new(r"(?:CPU|cpu) \[([^\]]*)\](?:@(\d+))?").expect("tegra cpu"),
+        tegra_engine: Regex::new(r"\b(GR3D_FREQ|EMC_FREQ|GR3D2_FREQ|VIC_FREQ|NVDEC\d?|NVENC\d?|NVJPG\d?|APE|EMC|GR3D|AVP|VDE)\s+(?:(\d+)%)?@?\[?(\d+)?").expect("tegra engine"),
         tegra_temp: Regex::new(r"\b([A-Za-z][\w-]*)@(-?\d+(?:\.\d+)?)C\b").expect("tegra temp"),
         tegra_rail: Regex::new(r"\b([A-Z][A-Z0-9_]+) (\d+)(?:mW)?/(\d+)(?:mW)?\b").expect("tegra rail"),
         thermal_hal: Regex::new(r"Temperature\{mValue=(-?[\d.]+(?:[eE]-?\d+)?), mType=(-?\d+), mName=([^,]+), mStatus=(\d+)").expect("thermal hal"),
@@ -182,7 +182,10 @@ impl TextTelemetryParser {
             }
         }
         for c in p.tegra_rail.captures_iter(line) {
-            if matches!(&c[1], "RAM" | "SWAP" | "IRAM" | "CPU") {
+            // Xavier on JetPack 4 names its rails bare (`GPU 0/0 CPU 463/463 SOC 1392/1392`), so a
+            // `CPU` that the pattern reaches is a rail; the memory figures are not, nor Orin's
+            // unconnected inputs (`NC 0mW/0mW`, printed once per empty channel).
+            if matches!(&c[1], "RAM" | "SWAP" | "IRAM" | "NC") {
                 continue;
             }
             if let Ok(v) = c[2].parse::<f64>() {
@@ -580,7 +583,7 @@ impl LineParser for TextTelemetryParser {
         }
         let trimmed = text.trim();
         self.lines_used += 1;
-        if trimmed.contains("RAM ") && (trimmed.contains("CPU [") || trimmed.contains("GR3D")) {
+        if trimmed.contains("RAM ") && is_tegrastats(trimmed) {
             self.tegrastats(text);
             return;
         }
@@ -690,6 +693,12 @@ impl LineParser for TextTelemetryParser {
     }
 }
 
+/// The CPU list (`CPU [`, `cpu [` on L4T R21 / TK1) or the GPU engine that every tegrastats line
+/// prints beside its `RAM` figure.
+fn is_tegrastats(t: &str) -> bool {
+    t.contains("CPU [") || t.contains("cpu [") || t.contains("GR3D")
+}
+
 /// Whether text lines look like one of the exporters above (used by the sniffer).
 pub fn looks_like(lines: &[&str]) -> bool {
     let p = patterns();
@@ -697,7 +706,7 @@ pub fn looks_like(lines: &[&str]) -> bool {
         .iter()
         .filter(|l| {
             let t = l.trim();
-            (t.contains("RAM ") && (t.contains("CPU [") || t.contains("GR3D")))
+            (t.contains("RAM ") && is_tegrastats(t))
                 || t.starts_with("Current Battery Service state")
                 || t.starts_with("AC powered:")
                 || t.contains("Temperature{mValue=")
@@ -795,6 +804,116 @@ mod tests {
             305.0
         );
         assert!(ev.series.iter().all(|s| s.absolute));
+    }
+
+    #[test]
+    fn tegrastats_tk1_xavier_and_jetpack6_spellings() {
+        // L4T R21 (TK1): lowercase `cpu`, one clock after the list, bare engine names.
+        let ev = parse("RAM 1331/1746MB (lfb 2x4MB) SWAP 0/0MB (cached 0MB) cpu [52%,15%,off,0%]@2065 EMC 17%@924 AVP 0%@204 VDE 120 GR3D 0%@72 EDP limit 2065\nRAM 1331/1746MB (lfb 2x4MB) SWAP 0/0MB (cached 0MB) cpu [60%,15%,off,0%]@1836 EMC 35%@924 AVP 0%@204 VDE 120 GR3D 97%@852 EDP limit 1836\n");
+        assert_eq!(
+            pts(&ev, &Quantity::CpuFreq { cpu: 0 }),
+            vec![(0.0, 2065.0), (1.0, 1836.0)]
+        );
+        assert_eq!(pts(&ev, &Quantity::CpuLoad { cpu: 1 })[1].1, 15.0);
+        assert!(pts(&ev, &Quantity::CpuLoad { cpu: 2 }).is_empty());
+        assert_eq!(
+            pts(
+                &ev,
+                &Quantity::ClockFreq {
+                    name: "GR3D".into()
+                }
+            )[1]
+            .1,
+            852.0
+        );
+        assert_eq!(
+            pts(&ev, &Quantity::Utilization { name: "EMC".into() })[1].1,
+            35.0
+        );
+        // Xavier, JetPack 4: rails without a VDD_ prefix or a unit, `CPU` among them.
+        let ev = parse("RAM 2134/31920MB (lfb 6523x4MB) SWAP 0/15960MB (cached 0MB) CPU [1%@1190,0%@1190] EMC_FREQ 0%@2133 GR3D_FREQ 0%@1377 APE 150 AO@34C GPU@34.5C PMIC@100C CPU@35C GPU 0/0 CPU 463/463 SOC 1392/1392 CV 0/0 VDDRQ 309/309 SYS5V 2224/2224\n");
+        assert_eq!(
+            pts(&ev, &Quantity::Power { rail: "CPU".into() }),
+            vec![(0.0, 463.0)]
+        );
+        assert_eq!(
+            pts(
+                &ev,
+                &Quantity::Power {
+                    rail: "SYS5V".into()
+                }
+            ),
+            vec![(0.0, 2224.0)]
+        );
+        assert!(pts(&ev, &Quantity::Power { rail: "RAM".into() }).is_empty());
+        // TX2 on R28 / R32: loads without clocks, `VDD_SYS_*` rails, no SWAP figure.
+        let ev = parse("RAM 2020/7852MB (lfb 1164x4MB) CPU [9%@345,21%@345] EMC_FREQ 0% GR3D_FREQ 7% PLL@42.5C MCPU@42.5C PMIC@100C GPU@41C BCPU@42.5C thermal@41.9C VDD_SYS_GPU 153/158 VDD_SYS_SOC 536/547 VDD_IN 3140/3208 VDD_SYS_CPU 536/590\n");
+        assert_eq!(
+            pts(
+                &ev,
+                &Quantity::Utilization {
+                    name: "GR3D_FREQ".into()
+                }
+            ),
+            vec![(0.0, 7.0)]
+        );
+        assert!(pts(
+            &ev,
+            &Quantity::ClockFreq {
+                name: "GR3D_FREQ".into()
+            }
+        )
+        .is_empty());
+        assert_eq!(
+            pts(
+                &ev,
+                &Quantity::Power {
+                    rail: "VDD_SYS_CPU".into()
+                }
+            ),
+            vec![(0.0, 536.0)]
+        );
+        // JetPack 6 on AGX Orin: upper-case sensors, a clock without a load, unconnected inputs.
+        let ev = parse("04-11-2025 10:36:27 RAM 4321/62801MB (lfb 1759x4MB) SWAP 19/31400MB (cached 0MB) CPU [0%@729,0%@729] EMC_FREQ 0%@2133 GR3D_FREQ 0%@[0,0] VIC_FREQ 729 APE 174 CV0@-256C CPU@44.562C SOC2@40.093C GPU@-256C tj@44.343C VDD_GPU_SOC 2340mW/2340mW VIN_SYS_5V0 4025mW/4025mW NC 0mW/0mW VDDQ_VDD2_1V8AO 301mW/301mW NC 0mW/0mW\n");
+        assert!(pts(&ev, &Quantity::Power { rail: "NC".into() }).is_empty());
+        assert_eq!(
+            pts(
+                &ev,
+                &Quantity::ClockFreq {
+                    name: "VIC_FREQ".into()
+                }
+            )
+            .iter()
+            .map(|p| p.1)
+            .collect::<Vec<_>>(),
+            vec![729.0]
+        );
+        assert!(pts(
+            &ev,
+            &Quantity::Temperature {
+                sensor: "GPU".into()
+            }
+        )
+        .is_empty());
+        assert_eq!(
+            pts(
+                &ev,
+                &Quantity::Power {
+                    rail: "VDDQ_VDD2_1V8AO".into()
+                }
+            )
+            .iter()
+            .map(|p| p.1)
+            .collect::<Vec<_>>(),
+            vec![301.0]
+        );
+        assert!(pts(
+            &ev,
+            &Quantity::Temperature {
+                sensor: "PMIC".into()
+            }
+        )
+        .is_empty());
     }
 
     #[test]

@@ -106,6 +106,19 @@ pub fn clock(text: &str) -> Option<f64> {
 /// (day-first when the first number cannot be a month). Returns days since the epoch.
 pub fn date(text: &str) -> Option<i64> {
     let t = text.trim();
+    // `nvidia-smi dmon -o D` writes YYYYMMDD; a bare number never gets here (it parses as one).
+    if t.len() == 8 && t.bytes().all(|b| b.is_ascii_digit()) {
+        let (y, m, d) = (
+            t[..4].parse().ok()?,
+            t[4..6].parse().ok()?,
+            t[6..].parse().ok()?,
+        );
+        return if (1970..=2100).contains(&y) {
+            days_from_civil(y, m, d)
+        } else {
+            None
+        };
+    }
     let sep = t.chars().find(|c| matches!(c, '-' | '/' | '.'))?;
     let nums: Vec<i64> = t
         .split(sep)
@@ -234,5 +247,13 @@ mod tests {
         assert_eq!(parse("1500", NumericHint::Millis).map(|s| s.s), Some(1.5));
         assert_eq!(parse("n/a", NumericHint::Unknown), None);
         assert_eq!(parse("2023-13-45", NumericHint::Unknown), None);
+        let dmon = parse("20240501 10:00:00", NumericHint::Unknown).unwrap();
+        assert!(
+            dmon.absolute && (dmon.s - 1_714_557_600.0).abs() < 1e-3,
+            "{}",
+            dmon.s
+        );
+        assert_eq!(parse("20241399 10:00:00", NumericHint::Unknown), None);
+        assert_eq!(parse("12345678 10:00:00", NumericHint::Unknown), None);
     }
 }
