@@ -26,6 +26,7 @@ struct Re {
     demo_backend: Regex,
     demo_load: Regex,
     achieved: Regex,
+    warmup: Regex,
 }
 
 /// Literals at least one of which every line this parser reads contains (its first, cheap
@@ -42,6 +43,7 @@ pub const KEYWORDS: &[&str] = &[
     "Backend:",
     "loaded time",
     "Achieved tok/s",
+    " warmup] ",
 ];
 
 fn re() -> &'static Re {
@@ -61,6 +63,7 @@ fn re() -> &'static Re {
             demo_backend: r(r"^\s*Backend:\s*(\w+)\s*$"),
             demo_load: r(r"Model loaded time:\s*([\d.]+)\s*ms"),
             achieved: r(r"Achieved tok/s:\s*([\d.]+)"),
+            warmup: r(r"^\s*\[iter \d+ warmup\] prefill "),
         }
     })
 }
@@ -125,6 +128,12 @@ impl FrameworkParser for Executorch {
                 num(&c[3]),
             );
             replace_or_add(runs, at, PhaseKind::Decode, p);
+            return;
+        }
+        // The Qwen3.5 MoE runner's warm-up iteration is printed like a measured one; it is not a
+        // run, so the generic timings reader must not take it for one.
+        if r.warmup.is_match(msg) {
+            runs.claim(at);
             return;
         }
         if let Some(c) = cap(&r.achieved, msg) {
@@ -241,5 +250,19 @@ mod tests {
         assert_eq!(r.len(), 1);
         assert_eq!(r[0].decode.as_ref().and_then(|d| d.tok_s), Some(23.417355));
         assert!(r[0].prefill.is_none());
+    }
+
+    #[test]
+    fn a_warm_up_iteration_is_not_a_run() {
+        let r = runs(concat!(
+            "[iter 0 warmup] prefill 120.4 tok/s (27 tok, 224.2 ms) | decode 41.2 tok/s (128 tok, 3106.8 ms)\n",
+            "noise\n",
+            "[iter 1] prefill 121.4 tok/s (27 tok, 222.2 ms) | decode 41.5 tok/s (128 tok, 3084.8 ms)\n",
+        ));
+        let decode: Vec<_> = r
+            .iter()
+            .map(|run| run.decode.as_ref().and_then(|d| d.tok_s))
+            .collect();
+        assert_eq!(decode, [Some(41.5)], "{r:?}");
     }
 }
