@@ -64,7 +64,7 @@ const ROWS: &[Row] = &[
     Row { producer: "ExecuTorch threadpool", shape: "Resetting threadpool with num threads = {i}", fact: |r| r.n_threads.is_some() },
     Row { producer: "ExecuTorch 2024-01 runner", shape: "Achieved tok/s: {f}", fact: |r| r.decode.is_some() && r.prefill.is_none() },
     Row { producer: "ExecuTorch MediaTek runner decode", shape: "Token generation speed: {f} tok/s", fact: |r| r.decode.is_some() },
-    Row { producer: "ExecuTorch demo app backend", shape: "Load complete. Model path: /data/local/tmp/llama/llama3_2_{i}b_8da4w.pte", fact: |r| r.quant.as_deref() == Some("8da4w") },
+    Row { producer: "ExecuTorch .pte model name", shape: "Load complete. Model path: /data/local/tmp/llama/llama3_2_{i}b_8da4w.pte", fact: |r| r.quant.as_deref() == Some("8da4w") },
     Row { producer: "Genie version banner", shape: "Using libGenie.so version 1.{i}.0", fact: |r| r.build.is_some() },
     Row { producer: "Genie allocated buffers", shape: "[INFO]  \"Allocated total size = {i} across {i} buffers\"", fact: |r| r.buffers_mib.contains_key("allocated") },
     Row { producer: "ncnn benchncnn header threads", shape: "num_threads = {i}", fact: |r| r.n_threads.is_some() },
@@ -77,6 +77,7 @@ const ROWS: &[Row] = &[
     Row { producer: "ncnn benchncnn_llm decode", shape: "       llama3.2_1b_{i}_decode  min = {f}  max = {f}  avg = {f}  tps = {f}", fact: |r| r.decode.is_some() && r.model.as_deref() == Some("llama3.2_1b") },
     Row { producer: "MediaPipe session config", shape: "Session config: backend: 1, threads: {i}, num_output_candidates: 1, topk: 40, temperature: 0.8, max_tokens: {i}", fact: |r| r.n_threads.is_some() },
     Row { producer: "MediaPipe model file", shape: "Loading /data/local/tmp/llm/gemma-2b-it-gpu-int4.bin", fact: |r| r.quant.as_deref() == Some("int4") && r.backend.as_deref() == Some("GPU") },
+    Row { producer: "MediaPipe .task bundle", shape: "Loading /data/local/tmp/llm/gemma3-{i}b-it-int4.task", fact: |r| r.quant.as_deref() == Some("int4") && r.backend.is_none() },
 ];
 
 /// An envelope: its name, and what it makes of a producer's line.

@@ -1,5 +1,6 @@
 //! MediaPipe LLM Inference: the engine's `Session config: backend: …, threads: N, …` line and
-//! the model file it loads (`gemma-2b-it-cpu-int4.bin`: the quant is in the name), and the CPU
+//! the model file it loads (`gemma-2b-it-cpu-int4.bin`: the quant and the backend are in the
+//! name; `gemma3-1b-it-int4.task`: only the quant), and the CPU
 //! engine's `Loaded model in N ms`. It prints no prefill or decode speed (a maintainer said so in
 //! mediapipe-samples #412).
 
@@ -18,11 +19,18 @@ struct Re {
     threads: Regex,
     model: Regex,
     loaded: Regex,
+    task: Regex,
 }
 
 /// Literals at least one of which every line this parser reads contains (its first, cheap
 /// check; [`super::PARSERS`] gathers them for the log parser's gate).
-pub const KEYWORDS: &[&str] = &["Session config", "-cpu-", "-gpu-", "Loaded model in "];
+pub const KEYWORDS: &[&str] = &[
+    "Session config",
+    "-cpu-",
+    "-gpu-",
+    "Loaded model in ",
+    ".task",
+];
 
 fn re() -> &'static Re {
     static R: OnceLock<Re> = OnceLock::new();
@@ -34,6 +42,7 @@ fn re() -> &'static Re {
             threads: r(r"\bthreads:\s*(\d+)"),
             model: r(r"([\w.-]+-(?:cpu|gpu)-(?:int4|int8|fp16|f16|fp32)[\w.-]*\.(?:bin|task))\b"),
             loaded: r(r"^\s*Loaded model in (\d+(?:\.\d+)?) ?ms\s*$"),
+            task: r(r"([\w.-]+\.task)\b"),
         }
     })
 }
@@ -64,6 +73,16 @@ impl FrameworkParser for Mediapipe {
             return;
         }
         if !(msg.contains("-cpu-") || msg.contains("-gpu-")) {
+            // The `.task` bundles (Gemma 3 and later) do not name the backend, only the quant;
+            // a vision task's bundle (`hand_landmarker.task`) names neither and is left alone.
+            if let Some(c) = cap(&r.task, msg) {
+                if let Some(q) = quant_from_name(&c[1]) {
+                    if let Some(run) = runs.weak(FW, at) {
+                        run.quant.get_or_insert(q);
+                        run.model.get_or_insert_with(|| c[1].to_string());
+                    }
+                }
+            }
             return;
         }
         if let Some(c) = cap(&r.model, msg) {
@@ -107,5 +126,15 @@ mod tests {
             "I0000 00:00:1.0 1316 llm_inference_engine_cpu.cc:247] Loaded model in 3707 ms\n"
         )
         .is_empty());
+    }
+
+    #[test]
+    fn a_task_bundle_gives_its_quant_but_no_backend() {
+        let r = runs("I/LlmInference( 8812): Loading /data/local/tmp/llm/gemma3-1b-it-int4.task\n");
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].quant.as_deref(), Some("int4"));
+        assert_eq!(r[0].model.as_deref(), Some("gemma3-1b-it-int4.task"));
+        assert!(r[0].backend.is_none());
+        assert!(runs("I/HandLandmarker( 8812): Loading hand_landmarker.task\n").is_empty());
     }
 }
