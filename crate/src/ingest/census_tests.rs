@@ -68,6 +68,7 @@ const ROWS: &[Row] = &[
     Row { producer: "ExecuTorch Qwen3.5 MoE prefill summary", shape: "Prefill: {i} tokens in {f} ms ({f} tok/s)", fact: |r| r.prefill.as_ref().is_some_and(|p| p.tokens.is_some()) },
     Row { producer: "ExecuTorch Qwen3.5 MoE decode summary", shape: "Decode: {i} tokens in {f} ms ({f} tok/s)", fact: |r| r.decode.as_ref().is_some_and(|d| d.tokens.is_some()) },
     Row { producer: "ExecuTorch Qwen3.5 MoE iteration", shape: "[iter {i}] prefill {f} tok/s ({i} tok, {f} ms) | decode {f} tok/s ({i} tok, {f} ms)", fact: |r| r.prefill.is_some() && r.decode.is_some() },
+    Row { producer: "ExecuTorch Qwen3.5 MoE mean decode", shape: "\tDecode:  {f} tok/s", fact: |r| r.decode.is_some() },
     Row { producer: "ExecuTorch Gemma 4 report generation", shape: "  Generation:        {f} ms ({i} tokens, {f} tok/s)", fact: |r| r.decode.is_some() },
     Row { producer: "ExecuTorch MLX run_llm_hf decode", shape: "Decode time:  {f}s ({i} tokens, {f} tok/s)", fact: |r| r.decode.is_some() },
     Row { producer: "ExecuTorch .pte model name", shape: "Load complete. Model path: /data/local/tmp/llama/llama3_2_{i}b_8da4w.pte", fact: |r| r.quant.as_deref() == Some("8da4w") },

@@ -255,6 +255,11 @@ mod tests {
             ("parse magic failed", Load),
             ("ParamDict load_param 3 conv1 failed", Load),
             ("LoRA on CPU is not supported yet.", Mismatch),
+            ("ERROR at line 230: Failed to create the dialog config.", Load),
+            ("Genie config file not found.", Config),
+            ("HTP config NOT found! Expected at: /storage/emulated/0/Android/data/com.quicinc.chatapp/cache/htp_config/qualcomm-snapdragon-8-elite.json", Config),
+            ("internal: Failed to initialize engine: %s Failed to create engine: INTERNAL: ; RET_CHECK failure (mediapipe/tasks/cc/genai/inference/utils/xnn_utils/tflite.cc:101)", Load),
+            ("Failed to build program executable - Out of host memory", OutOfMemory),
             ("In function init(), assert failed (num_missing_ops == 0): There are 1 operators missing from registration to Executor. See logs for details", Crash),
         ];
         for (msg, class) in cases {
