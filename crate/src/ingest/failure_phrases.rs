@@ -28,25 +28,38 @@ const BENIGN: &str = r"(?i)load cache file error\.?|\bfailed to allocate [\d.]+ 
 ///   to apply ... delegate`, ExecuTorch `loading method forward failed with error 0x20`,
 ///   `[ExecuTorch Error 0x12]`, `Backend XnnpackBackend is not registered`, QNN `QnnDsp <E>`,
 ///   `QNN_COMMON_ERROR`, JNI `java.lang.UnsatisfiedLinkError`, MNN llm_demo `LLM init error` and
-///   `Load module failed, please check model`;
+///   `Load module failed, please check model`; ExecuTorch's runtime `Missing operator: [N] op`
+///   (a kernel not linked in), `Init failed for backend X: 0x…`, `CALL_DELEGATE execute failed at
+///   instruction`, `XNNCompiler::compileModel failed`, `… XNNPACK status: 0x…`, its QNN backend `Failed to finalize Qnn
+///   Graph with error: N` and `qnn_graph_execute failed`, ORT's `QNN graph execute error. Error
+///   code: 6001`, Genie apps' `Failed to create the Genie Dialog` and `GENIE_STATUS_ERROR_…`,
+///   MediaPipe's `Can not open OpenCL library on this device` and its CPU engine's `Failed to
+///   generate output` / `TF_LITE_PREFILL_DECODE not found.`, ncnn's `network graph not ready`, `parse magic failed`,
+///   `layer load_model N failed` and `fopen model.param failed`;
+/// - mismatch, besides the above: ExecuTorch's `Program identifier 'ET12' != expected 'ET13'` (a
+///   .pte from another release), MediaPipe's CPU engine's `LoRA on CPU is not supported yet.`, and
+///   ExecuTorch's QNN backend's `… version X is not supported. The minimum
+///   supported version is Y`; out of memory: ExecuTorch's `Memory allocation failed: NB
+///   requested`; configuration: Genie's `Missing QnnHtp field: pos-id-dim`;
 /// - abort: `GGML_ASSERT(...) failed`, `ggml_abort`, `GGML_ABORT`, CANN `EZ9999: Inner Error`
-///   and `aclnn...` failures, `CANN error`.
+///   and `aclnn...` failures, `CANN error`;
+/// - crash: ExecuTorch's `ET_CHECK_MSG`, `In function f(), assert failed (cond): …`.
 const PHRASES: &[(FailureClass, &str)] = &[
     (
         FailureClass::OutOfMemory,
-        r"(?i)\bout of (?:device |host |gpu |video )?memory\b|\boom[-_ ]?kill|\blowmemorykiller\b|std::bad_alloc|ErrorOutOf(?:Device|Host)Memory|\bcannot allocate memory\b|\bkilled process \d+|\bCL_OUT_OF_(?:HOST_MEMORY|RESOURCES)\b|\bCL_MEM_OBJECT_ALLOCATION_FAILURE\b|\bOutOfMemoryError\b|kIOGPUCommandBufferCallbackErrorOutOfMemory|\binsufficient (?:gpu )?memory\b|\brequires more (?:system |gpu )?memory\b|\b(?:failed|unable) to allocate\b[^.;]{0,60}\bbuffers?\b",
+        r"(?i)\bout of (?:device |host |gpu |video )?memory\b|\boom[-_ ]?kill|\blowmemorykiller\b|std::bad_alloc|ErrorOutOf(?:Device|Host)Memory|\bcannot allocate memory\b|\bkilled process \d+|\bCL_OUT_OF_(?:HOST_MEMORY|RESOURCES)\b|\bCL_MEM_OBJECT_ALLOCATION_FAILURE\b|\bOutOfMemoryError\b|kIOGPUCommandBufferCallbackErrorOutOfMemory|\binsufficient (?:gpu )?memory\b|\brequires more (?:system |gpu )?memory\b|\b(?:failed|unable) to allocate\b[^.;]{0,60}\bbuffers?\b|\bmemory allocation failed: \d+b requested\b",
     ),
     (
         FailureClass::Mismatch,
-        r"(?i)\bbackend type is\b|\bbackend\s+mismatch\b|\b(?:model|version|sdk|backend|arch)\b[^.;]{0,40}\bmismatch|\bincompatible\s+(?:model|backend|version|context)\b|fallback to cpu ep has been explicitly disabled|ret_check failure.{0,160}\(backend\)|\bdidn't find op for builtin opcode\b",
+        r"(?i)\bbackend type is\b|\bbackend\s+mismatch\b|\b(?:model|version|sdk|backend|arch)\b[^.;]{0,40}\bmismatch|\bincompatible\s+(?:model|backend|version|context)\b|fallback to cpu ep has been explicitly disabled|ret_check failure.{0,160}\(backend\)|\bdidn't find op for builtin opcode\b|\blora on cpu is not supported\b|\bprogram identifier '[^']*' != expected\b|\bversion [\d.]+ is (?:not supported|mismatched)\. the minimum supported version\b",
     ),
     (
         FailureClass::Config,
-        r#"(?i)\bmissing required (?:field|key|parameter|property)\b|\bmlc-chat-config\.json\b[^.;]{0,60}\b(?:not found|cannot|could not|no such|missing|failed)|\b(?:cannot|can't|could not|unable to|failed to) (?:open|find|read|load|parse)\b[^.;]{0,60}\bconfig(?:\.json)?\b|\bconfig(?:\.json)?\b[^.;]{0,40}\b(?:not found|no such file)"#,
+        r#"(?i)\bmissing required (?:field|key|parameter|property)\b|\bmlc-chat-config\.json\b[^.;]{0,60}\b(?:not found|cannot|could not|no such|missing|failed)|\b(?:cannot|can't|could not|unable to|failed to) (?:open|find|read|load|parse)\b[^.;]{0,60}\bconfig(?:\.json)?\b|\bconfig(?:\.json)?\b[^.;]{0,40}\b(?:not found|no such file)|^\s*missing \w+ field: \S"#,
     ),
     (
         FailureClass::Load,
-        r"(?i)\berror loading model\b|\bfailed to (?:load|open|read|mmap) (?:the )?model\b|\bfailure to initialize model\b|\bfailed to create (?:the )?(?:dialog|session|context|interpreter|engine|model|llm)\b|\bcould not create context\b|\bcreate from binary failed\b|\bunable to find a valid interface\b|\bgetqnninterface failed\b|\bcalculator::open\(\) for node\b[^.]{0,80}\bfailed\b|\bcalculatorgraph::run\(\) failed\b|\binitialization failed\b|\bcannot open lib\w*|\bmap error\b|\bfailed to initialize (?:the )?(?:backend|session|model|runtime|delegate|engine)\b|\bunable to (?:load|open) (?:the )?model\b|\bmodel (?:load(?:ing)?|init(?:ialization)?) failed\b|\bloadlibrary failed with error \d+|\bfailed to apply (?:the )?(?:\w+ )*delegate\b|\b(?:loading|execution of) method \w+ failed with (?:error|status) 0x[0-9a-f]+|\[executorch error 0x[0-9a-f]+\]|\bbackend \w+ is not registered\b|\bqnn\w* <e>|\bqnn_common_error\w*|\bunsatisfiedlinkerror\b|\bllm init error\b|\bload module failed\b",
+        r"(?i)\berror loading model\b|\bfailed to (?:load|open|read|mmap) (?:the )?model\b|\bfailure to initialize model\b|\bfailed to create (?:the )?(?:dialog|session|context|interpreter|engine|model|llm)\b|\bcould not create context\b|\bcreate from binary failed\b|\bunable to find a valid interface\b|\bgetqnninterface failed\b|\bcalculator::open\(\) for node\b[^.]{0,80}\bfailed\b|\bcalculatorgraph::run\(\) failed\b|\binitialization failed\b|\bcannot open lib\w*|\bmap error\b|\bfailed to initialize (?:the )?(?:backend|session|model|runtime|delegate|engine)\b|\bunable to (?:load|open) (?:the )?model\b|\bmodel (?:load(?:ing)?|init(?:ialization)?) failed\b|\bloadlibrary failed with error \d+|\bfailed to apply (?:the )?(?:\w+ )*delegate\b|\b(?:loading|execution of) method \w+ failed with (?:error|status) 0x[0-9a-f]+|\[executorch error 0x[0-9a-f]+\]|\bbackend \w+ is not registered\b|\bqnn\w* <e>|\bqnn_common_error\w*|\bunsatisfiedlinkerror\b|\bllm init error\b|\bload module failed\b|\bmissing operator: \[\d+\]|\binit failed for backend\b|\b(?:call_delegate execute|kernelcall) failed at instruction\b|\bxnncompiler::compilemodel failed\b|\bxnnpack status: 0x[0-9a-f]+|\bfail(?:ed)? to (?:finalize|compile|execute|retrieve) (?:the )?qnn graph\b|\bfailed to finalize graph \(id\b|\bqnn_graph_execute failed\b|\bqnn graph execute error\b|\bgraph prepare failed\b|\bfailed to create (?:the )?genie (?:dialog|config)\b|\bgenie_status_error_\w+|\bcan ?not open opencl library\b|\b(?:tf_lite_prefill_decode|tokenizer_model) not found\b|\bfailed to (?:generate output|encode input|add query chunk|predict)\b|\bnetwork graph not ready\b|\b(?:parse|read) (?:magic|layer_count|blob_count) failed\b|\bparamdict load_param(?:_bin)? \d+(?: \S+)? failed\b|\blayer (?:load_model|load_param|create_pipeline|upload_model) \d+(?: \S+)? failed\b|\bfopen \S+\.(?:param|bin) failed\b",
     ),
     (
         FailureClass::Abort,
@@ -54,7 +67,7 @@ const PHRASES: &[(FailureClass, &str)] = &[
     ),
     (
         FailureClass::Crash,
-        r"(?i)\bsegmentation fault\b|\bsig(?:segv|abrt|bus|ill|fpe)\b|\bfatal signal \d+|\baborted\b(?:\s*\(core dumped\))?\s*$|\bcore dumped\b|^\s*(?:\[\d+\]\s+)?\d*\s*abort\s+\S|terminate called after throwing|\bassertion\b[^.]{0,120}\bfailed\b|\bfatal exception\b|traceback \(most recent call last\)|\bpanicked at\b|\bcheck failed\b|\bret_check failure\b|\bunhandled exception\b",
+        r"(?i)\bsegmentation fault\b|\bsig(?:segv|abrt|bus|ill|fpe)\b|\bfatal signal \d+|\baborted\b(?:\s*\(core dumped\))?\s*$|\bcore dumped\b|^\s*(?:\[\d+\]\s+)?\d*\s*abort\s+\S|terminate called after throwing|\bassertion\b[^.]{0,120}\bfailed\b|\bassert failed \(|\bfatal exception\b|traceback \(most recent call last\)|\bpanicked at\b|\bcheck failed\b|\bret_check failure\b|\bunhandled exception\b",
     ),
 ];
 
@@ -102,6 +115,16 @@ pub const KEYWORDS: &[&str] = &[
     "9999",
     "inner error",
     "init error",
+    "missing",
+    "program identifier",
+    "minimum supported version",
+    "genie_status",
+    "can not open",
+    "cannot open",
+    "tf_lite_prefill_decode",
+    "tokenizer_model",
+    "graph not ready",
+    "lora on cpu",
 ];
 
 struct Compiled {
@@ -212,6 +235,60 @@ mod tests {
         ];
         for (msg, class) in cases {
             assert_eq!(classify(msg), Some(class), "{msg}");
+        }
+    }
+
+    /// Written from the format strings of ExecuTorch's runtime and backends, Genie and its apps,
+    /// MediaPipe's engines and ncnn's loader (the census in docs/formats).
+    #[test]
+    fn fires_on_the_on_device_runtimes_format_strings() {
+        use FailureClass::*;
+        let cases = [
+            ("Missing operator: [12] llama::custom_sdpa.out", Load),
+            ("Init failed for backend XnnpackBackend: 0x1", Load),
+            ("CALL_DELEGATE execute failed at instruction 3: 0x1", Load),
+            ("KernelCall failed at instruction 0:7 in operator aten::add.out: 0x12", Load),
+            ("XNNCompiler::compileModel failed: 0x1", Load),
+            ("Failed to initialize, XNNPACK status: 0x2", Load),
+            ("Failed to create XNN workspace, XNNPACK status: 0x3", Load),
+            ("Program identifier 'ET12' != expected 'ET13'", Mismatch),
+            ("Memory allocation failed: 1048576B requested (adjusted for alignment), 0B available", OutOfMemory),
+            ("[ERROR] [Qnn ExecuTorch]: Failed to finalize Qnn Graph with error: 1002", Load),
+            ("[ERROR] [Qnn ExecuTorch]:  <E> Failed to finalize graph (id: 1) with err 1002", Load),
+            ("[ERROR] [Qnn ExecuTorch]: Fail to compile QNN graph", Load),
+            ("[ERROR] [Qnn ExecuTorch]: qnn_graph_execute failed. Error 6001", Load),
+            ("[ERROR] [Qnn ExecuTorch]:  <E> RouterX86 graph prepare failed 17", Load),
+            ("[ERROR] [Qnn ExecuTorch]: QNN Backend version 2.26.0 is not supported. The minimum supported version is 2.28.0. Please make sure you have the correct backend library version.", Mismatch),
+            ("Status Message: QNN graph execute error. Error code: 6001", Load),
+            ("Missing QnnHtp field: pos-id-dim", Config),
+            ("Failed to create Genie dialog handle. Status: -1", Load),
+            ("Exception in GenieWrapper constructor: Failed to create the Genie Dialog.", Load),
+            ("GenieDialog_create returned GENIE_STATUS_ERROR_GENERAL", Load),
+            ("FAILED_PRECONDITION: Can not open OpenCL library on this device - undefined symbol: clSetPerfHintQCOM", Load),
+            ("Failed to generate output: INTERNAL: ", Load),
+            ("TF_LITE_PREFILL_DECODE not found.", Load),
+            ("network graph not ready", Load),
+            ("layer load_model 12 conv_5 failed", Load),
+            ("fopen /sdcard/yolov8n.param failed", Load),
+            ("parse magic failed", Load),
+            ("ParamDict load_param 3 conv1 failed", Load),
+            ("LoRA on CPU is not supported yet.", Mismatch),
+            ("ERROR at line 230: Failed to create the dialog config.", Load),
+            ("Genie config file not found.", Config),
+            ("HTP config NOT found! Expected at: /storage/emulated/0/Android/data/com.quicinc.chatapp/cache/htp_config/qualcomm-snapdragon-8-elite.json", Config),
+            ("internal: Failed to initialize engine: %s Failed to create engine: INTERNAL: ; RET_CHECK failure (mediapipe/tasks/cc/genai/inference/utils/xnn_utils/tflite.cc:101)", Load),
+            ("Failed to build program executable - Out of host memory", OutOfMemory),
+            ("In function init(), assert failed (num_missing_ops == 0): There are 1 operators missing from registration to Executor. See logs for details", Crash),
+        ];
+        for (msg, class) in cases {
+            assert_eq!(classify(msg), Some(class), "{msg}");
+        }
+        for msg in [
+            "Missing value for key temperature, using default",
+            "fopen /proc/self/maps failed",
+            "vkCreateInstance failed -9",
+        ] {
+            assert_eq!(classify(msg), None, "{msg}");
         }
     }
 

@@ -29,6 +29,9 @@ pub const BENIGN: &[&str] = &[
     r"(?i)\bremaining\s+0\s+operations\b",
     r"(?i)\ball\s+0\s+operations\s+will\s+run\s+on\s+the\s+cpu",
     r"(?i)completely\s+executed\s+by\s+the\s+delegate",
+    // ExecuTorch's Core ML partitioner: "X is not supported by CoreML.  Overriding op support."
+    // means the op is delegated all the same
+    r"(?i)\boverriding\s+op\s+support\b",
 ];
 
 /// Logcat tags of Android system services and vendor daemons. Their lines say "not supported"
@@ -151,6 +154,17 @@ pub const PHRASES: &[(FallbackClass, &str)] = &[
         r"(?i)\bnot\s+compiled\s+with\s+gpu\s+offload\s+support\b",
     ),
     (FallbackClass::Cpu, r"(?:回退|退回)(?:到|至)\s*(?i:cpu)"),
+    // ExecuTorch's Vulkan partitioner found nothing it can run: the whole graph stays on the CPU
+    (
+        FallbackClass::Cpu,
+        r"(?i)\bno\s+vulkan\s+subgraphs\s+can\s+be\s+partitioned\b",
+    ),
+    // ncnn: with no usable Vulkan device or driver, `Net` turns `use_vulkan_compute` off and runs
+    // on the CPU without saying so again
+    (
+        FallbackClass::Cpu,
+        r"(?i)^\s*(?:no\s+vulkan\s+device|load\s+vulkan\s+driver\s+failed|vk(?:CreateInstance|EnumeratePhysicalDevices|CreateDevice)\s+failed\s+-?\d+)\s*$",
+    ),
     // --- unsupported ops, kernels, types, devices
     (
         FallbackClass::UnsupportedOp,
@@ -165,6 +179,23 @@ pub const PHRASES: &[(FallbackClass, &str)] = &[
     (
         FallbackClass::UnsupportedOp,
         r"(?i)\[qnn\s+partitioner\s+op\s+support\]:.*\|\s*false\b",
+    ),
+    // The same partitioner since 2026-06, one phase name per partitioner: "[QnnPartitioner]
+    // aten.index.Tensor | False"
+    (
+        FallbackClass::UnsupportedOp,
+        r"(?i)^\s*\[\w*partitioner\w*\]\s+\S+\s*\|\s*false\s*$",
+    ),
+    // ExecuTorch's Vulkan partitioner: "[Vulkan Partitioner] Due to [no operator
+    // implementation], skipping aten.index.Tensor"; and the partitioners' shared
+    // `WhyNoPartition` line, whatever reason it gives
+    (
+        FallbackClass::UnsupportedOp,
+        r"(?i)\[vulkan\s+partitioner\]\s+due\s+to\s+\[[^\]]*\],\s+skipping\b",
+    ),
+    (
+        FallbackClass::UnsupportedOp,
+        r"(?i)\bwas\s+not\s+partitioned\s+because\b",
     ),
     // MNN backends: "The Creator Don't support type [ROIPooling], roi" (the op runs on the CPU)
     (
@@ -215,6 +246,13 @@ pub const KEYWORDS: &[&str] = &[
     "unoptimi",
     "compatibility",
     "usable gpu",
+    "partitioner]",
+    "partitioned",
+    "vulkan device",
+    "vulkan driver",
+    "vkcreateinstance",
+    "vkenumeratephysicaldevices",
+    "vkcreatedevice",
     "回退",
     "退回",
     "降级",
@@ -300,6 +338,16 @@ mod tests {
             ("The Creator Don't support type [ROIPooling], roi", FallbackClass::UnsupportedOp),
             ("Failed to apply XNNPACK delegate.", FallbackClass::Reference),
             ("ggml_vulkan: device Vulkan0 does not support 16-bit storage.", FallbackClass::UnsupportedOp),
+            ("[QnnPartitioner] aten.index.Tensor | False", FallbackClass::UnsupportedOp),
+            ("[QnnPartitioner] aten.index.Tensor | No node visitor, unsupported", FallbackClass::UnsupportedOp),
+            ("[QnnPartitioner] aten.index.Tensor | Forced Fallback", FallbackClass::Other),
+            ("No Vulkan subgraphs can be partitioned!", FallbackClass::Cpu),
+            ("[Vulkan Partitioner] Due to [no operator implementation], skipping aten.index.Tensor", FallbackClass::UnsupportedOp),
+            ("WhyNoPartition: Node aten_linear_default was not partitioned because Expected weight to be a static param.", FallbackClass::UnsupportedOp),
+            ("no vulkan device", FallbackClass::Cpu),
+            ("load vulkan driver failed", FallbackClass::Cpu),
+            ("vkCreateInstance failed -9", FallbackClass::Cpu),
+            ("vkCreateDevice failed -3", FallbackClass::Cpu),
         ];
         for (msg, class) in cases {
             assert_eq!(classify(msg), Some(class), "{msg}");
@@ -328,6 +376,10 @@ mod tests {
             "[QNN Partitioner Op Support]: aten.add.Tensor | True",
             "INFO: Created TensorFlow Lite XNNPACK delegate for CPU.",
             "[2024-10-17 17:43:01] INFO auto_device.py:88: Not found device: cuda:0",
+            "[QnnPartitioner] aten.linear.default | True",
+            "aten.upsample_nearest2d.vec is not supported by CoreML.  Overriding op support.",
+            "Found 3 Vulkan subgraphs to be partitioned.",
+            "ggml_vulkan: Found 1 Vulkan devices:",
         ];
         for msg in cases {
             assert_eq!(classify(msg), None, "{msg}");
@@ -354,6 +406,12 @@ mod tests {
             "assigned to the default CPU EP",
             "no usable GPU found",
             "not compiled with GPU offload support",
+            "[QnnPartitioner] aten.index.Tensor | False",
+            "No Vulkan subgraphs can be partitioned!",
+            "[Vulkan Partitioner] Due to [dtype not supported], skipping aten.index.Tensor",
+            "Node x was not partitioned because y",
+            "no vulkan device",
+            "vkEnumeratePhysicalDevices failed -3",
             "回退到 CPU",
             "op not implemented",
             "Not registered type 35",

@@ -1,7 +1,7 @@
 //! ExecuTorch's LLM runner: the stats block (`Prompt Tokens: N    Generated Tokens: M`,
 //! `Model Load Time`, `Prompt evaluation: … Rate: …`, `Generated N tokens: … Rate: …`, with TABs
-//! or spaces), the `PyTorchObserver {...}` JSON line, the thread pool size, and the QNN backend
-//! lines. `Rate: inf` is missing, not infinite. The QNN partitioner's unsupported ops and the
+//! or spaces), the `PyTorchObserver {...}` JSON line, the first runner's `Achieved tok/s: R`
+//! (2024-01 to 2024-03), the thread pool size, and the QNN backend lines. `Rate: inf` is missing, not infinite. The QNN partitioner's unsupported ops and the
 //! quantizer's "No quant config" go through the fallback table.
 
 use super::cap;
@@ -25,6 +25,8 @@ struct Re {
     pte: Regex,
     demo_backend: Regex,
     demo_load: Regex,
+    achieved: Regex,
+    warmup: Regex,
 }
 
 /// Literals at least one of which every line this parser reads contains (its first, cheap
@@ -40,6 +42,8 @@ pub const KEYWORDS: &[&str] = &[
     ".pte",
     "Backend:",
     "loaded time",
+    "Achieved tok/s",
+    " warmup] ",
 ];
 
 fn re() -> &'static Re {
@@ -58,6 +62,8 @@ fn re() -> &'static Re {
             // The Android demo app's `Load complete.` message, one field per continuation line.
             demo_backend: r(r"^\s*Backend:\s*(\w+)\s*$"),
             demo_load: r(r"Model loaded time:\s*([\d.]+)\s*ms"),
+            achieved: r(r"Achieved tok/s:\s*([\d.]+)"),
+            warmup: r(r"^\s*\[iter \d+ warmup\] prefill "),
         }
     })
 }
@@ -122,6 +128,23 @@ impl FrameworkParser for Executorch {
                 num(&c[3]),
             );
             replace_or_add(runs, at, PhaseKind::Decode, p);
+            return;
+        }
+        // The Qwen3.5 MoE runner's warm-up iteration is printed like a measured one; it is not a
+        // run, so the generic timings reader must not take it for one.
+        if r.warmup.is_match(msg) {
+            runs.claim(at);
+            return;
+        }
+        if let Some(c) = cap(&r.achieved, msg) {
+            // That runner fed the prompt one token per forward, as it fed generated tokens, and
+            // timed both from the second step: a rate of one-token steps, which is decode's.
+            runs.phase(
+                FW,
+                at,
+                PhaseKind::Decode,
+                phase(None, None, None, num(&c[1])),
+            );
             return;
         }
         if let Some(c) = cap(&r.threads, msg) {
@@ -209,5 +232,37 @@ impl FrameworkParser for Executorch {
         if let Some(run) = runs.open(FW) {
             run.load_ms = span("model_load_start_ms", "model_load_end_ms");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::evidence::Run;
+
+    fn runs(text: &str) -> Vec<Run> {
+        crate::ingest::frameworks::test_support::runs(text, true)
+    }
+
+    #[test]
+    fn the_first_runner_s_achieved_rate_is_a_decode_rate() {
+        let r =
+            runs("I 00:00:09.412000 executorch:llama_runner.cpp:214] Achieved tok/s: 23.417355\n");
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].decode.as_ref().and_then(|d| d.tok_s), Some(23.417355));
+        assert!(r[0].prefill.is_none());
+    }
+
+    #[test]
+    fn a_warm_up_iteration_is_not_a_run() {
+        let r = runs(concat!(
+            "[iter 0 warmup] prefill 120.4 tok/s (27 tok, 224.2 ms) | decode 41.2 tok/s (128 tok, 3106.8 ms)\n",
+            "noise\n",
+            "[iter 1] prefill 121.4 tok/s (27 tok, 222.2 ms) | decode 41.5 tok/s (128 tok, 3084.8 ms)\n",
+        ));
+        let decode: Vec<_> = r
+            .iter()
+            .map(|run| run.decode.as_ref().and_then(|d| d.tok_s))
+            .collect();
+        assert_eq!(decode, [Some(41.5)], "{r:?}");
     }
 }
