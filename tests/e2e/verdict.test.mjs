@@ -153,6 +153,36 @@ const CASES = [
     numbers: [/its power mode unknown/],
   },
   {
+    name: 'llama.cpp on Metal past the working set macOS keeps on the GPU',
+    files: ['samples/logs/llama-metal-m1-8gb-working-set.log'],
+    cause: 'memory',
+    numbers: [/The model is past what Metal keeps on the GPU/],
+  },
+  {
+    name: 'a 7B model on a 4 GB Raspberry Pi, the memory in the user\'s words and in free -h',
+    files: ['samples/logs/llama-pi4-4gb-7b-paging.md'],
+    cause: 'memory',
+    numbers: [/The model is larger than the machine's memory/, /0\.10 tok\/s/],
+  },
+  {
+    name: 'ollama 0.1 on JetPack 5: every GPU library search empty',
+    files: ['samples/logs/ollama-0.1-jetpack5-no-gpu.txt'],
+    cause: 'build',
+    numbers: [/No usable GPU was found/],
+  },
+  {
+    name: 'ollama on a Jetson whose driver is older than the bundled CUDA runtime',
+    files: ['samples/logs/ollama-jetson-driver-too-old.txt'],
+    cause: 'build',
+    numbers: [/The GPU driver is too old for this build's CUDA/],
+  },
+  {
+    name: 'a llama.cpp CUDA build run without -ngl',
+    files: ['samples/logs/llama-cuda-command-without-ngl.md'],
+    cause: 'build',
+    numbers: [/the command asks for no layers on it/],
+  },
+  {
     name: 'an onnxruntime-genai C++ model_benchmark report',
     files: ['samples/logs/onnxruntime-genai-model-benchmark-cpu.txt'],
     cause: null,
@@ -288,6 +318,10 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/jetson-orin-nano-15w-llama.md', /功耗模式低于最高档/],
     ['samples/logs/koboldcpp-usecublas-no-gpulayers.txt', /开启了 GPU 后端，但没有任何层在 GPU 上/],
     ['samples/logs/jetson-mlc-benchmark-no-mode.md', /功耗模式未知/],
+    ['samples/logs/llama-metal-m1-8gb-working-set.log', /模型超出了 Metal 允许常驻 GPU 的内存/],
+    ['samples/logs/llama-pi4-4gb-7b-paging.md', /模型比设备内存还大/],
+    ['samples/logs/ollama-jetson-driver-too-old.txt', /GPU 驱动比该构建所带的 CUDA 旧/],
+    ['samples/logs/llama-cuda-command-without-ngl.md', /命令没有要求把层放到 GPU 上/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
     await analyze(page, [file]);

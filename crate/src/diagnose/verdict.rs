@@ -221,9 +221,15 @@ pub fn fmt_factor(x: f64) -> String {
     }
 }
 
-/// Findings that show the slowdown happening rather than what causes it.
-fn is_symptom(id: &str) -> bool {
-    matches!(id, "thermal.sustained-decay")
+/// Findings that show the slowdown happening rather than what causes it, given the ids beside
+/// it in its cause: a log's "falling back to CPU" is what `offload.gpu-unused` explains (no GPU
+/// found, a driver too old, no layer asked for).
+fn is_symptom(id: &str, beside: &[&str]) -> bool {
+    match id {
+        "thermal.sustained-decay" => true,
+        "fallback.cpu" => beside.contains(&"offload.gpu-unused"),
+        _ => false,
+    }
 }
 
 /// What an estimate measures. Estimates of one mechanism describe the same loss and overlap (the
@@ -561,7 +567,8 @@ pub fn build(ev: &Evidence, views: &Views, findings: &[Finding]) -> Verdict {
         );
         // The lead names the cause, so a finding that only observes the slowdown (a decay)
         // gives way to one of the same severity that explains it (the wall behind the decay).
-        let explains = |i: &usize| !is_symptom(findings[*i].id);
+        let beside: Vec<&str> = c.findings.iter().map(|&i| findings[i].id).collect();
+        let explains = |i: &usize| !is_symptom(findings[*i].id, &beside);
         let worst: Vec<usize> = c
             .findings
             .iter()
