@@ -18,11 +18,12 @@
 
 use super::bandwidth_physics::share_of_expected;
 use super::memory::source;
+use super::offload::{buffer_split, discrete};
 use super::run_facts::{decode_tok_s, input_of, run_ref, weight_mib};
 use super::{EvidenceRef, Finding, Quote, Severity};
+use crate::evidence::memory::same_size;
 use crate::evidence::{Evidence, InputId, Run};
 use crate::figures::size;
-use crate::views::memory_bandwidth::{lookup, MemoryKind};
 use crate::views::Views;
 
 pub const IDS: &[&str] = &["memory.over-budget"];
@@ -128,29 +129,16 @@ fn metal(ev: &Evidence, run: &Run) -> Option<Finding> {
     })
 }
 
-/// Buffer names of a discrete card's own memory: the weights there are not in system RAM.
-fn is_discrete_buffer(name: &str) -> bool {
-    let n = name.to_ascii_lowercase();
-    ["cuda", "rocm", "hip", "sycl", "musa", "cann"]
-        .iter()
-        .any(|p| n.starts_with(p))
-        && !n.contains("host")
-}
-
-/// MiB of weights the run holds in system RAM: all of them, less what sits on a discrete card.
+/// MiB of weights the run holds in system RAM: all of them, less what sits on a discrete card
+/// (a Jetson's or a Mac's GPU buffers are in the same memory).
 fn weights_in_ram_mib(run: &Run) -> Option<f64> {
     let all = weights_mib(run)?;
-    let on_card: f64 = run
-        .buffers_mib
-        .iter()
-        .filter(|(k, _)| k.ends_with(" model") && is_discrete_buffer(k))
-        .map(|(_, v)| *v)
-        .sum();
-    let discrete_named = run
-        .devices
-        .iter()
-        .any(|d| lookup(d).is_some_and(|e| e.kind == MemoryKind::Gpu));
-    if on_card == 0.0 && discrete_named && run.offload.as_ref().is_some_and(|o| o.all_layers()) {
+    if !discrete(run) {
+        return Some(all);
+    }
+    let (on_card, _) = buffer_split(run);
+    // No buffers listed and every layer on the card: nothing of the model is in RAM.
+    if on_card == 0.0 && run.offload.as_ref().is_some_and(|o| o.all_layers()) {
         return None;
     }
     Some((all - on_card).max(0.0))
@@ -168,9 +156,7 @@ fn machine_ram(ev: &Evidence, input: InputId) -> Option<(u64, InputId, u64)> {
     let own = stated.iter().find(|s| s.1 == input);
     let first = own.or(stated.first())?;
     // Two machines' figures: which one ran this is not known.
-    let agree = stated
-        .iter()
-        .all(|s| (s.0 as f64 - first.0 as f64).abs() <= 0.08 * first.0 as f64);
+    let agree = stated.iter().all(|s| same_size(s.0, first.0));
     (own.is_some() || agree).then_some(*first)
 }
 

@@ -73,7 +73,7 @@ pub(super) fn buffer_split(run: &Run) -> (f64, f64) {
 
 /// A GPU with its own memory, as far as the names tell: CUDA and ROCm outside the unified
 /// memory boards, and desktop card names whatever the backend.
-fn discrete(run: &Run) -> bool {
+pub(super) fn discrete(run: &Run) -> bool {
     let names = || run.devices.iter().map(|d| d.to_ascii_lowercase());
     let unified = names().any(|d| {
         [

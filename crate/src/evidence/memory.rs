@@ -55,6 +55,15 @@ pub struct SystemMemory {
     pub swap_free: Option<u64>,
 }
 
+/// Memory figures within this share of each other are one memory stated twice (`16GB` and
+/// `16 GiB`, or a user's `4GB` beside `free`'s 3.7 Gi).
+const SAME_SIZE: f64 = 0.08;
+
+/// Two memory figures that are one memory ([`SAME_SIZE`]).
+pub fn same_size(a: u64, b: u64) -> bool {
+    (a as f64 - b as f64).abs() <= SAME_SIZE * a.max(b) as f64
+}
+
 #[derive(Debug, Default)]
 pub struct MemoryEvidence {
     pub processes: Vec<ProcessMemory>,

@@ -4,6 +4,7 @@
 //! these when they can and always win: a model name fills only a run that has none, and a
 //! hardware line is only a name the device table may recognise (`views::memory_bandwidth`).
 
+use crate::evidence::memory::same_size;
 use crate::evidence::sched::{TopologyHints, APPLE_SILICON_NAMES};
 use crate::evidence::{InputId, ModeFamily, ModeLevel, PowerMode};
 use regex::Regex;
@@ -15,12 +16,6 @@ const MAX_MODELS: usize = 2;
 const MAX_HARDWARE: usize = 3;
 /// Memory figures kept per input: a second one already makes the statement ambiguous.
 const MAX_RAM: usize = 2;
-/// Figures within this share of each other are one memory stated twice (`16GB`, `16 GiB`).
-const SAME_SIZE: f64 = 0.08;
-
-fn same_size(a: u64, b: u64) -> bool {
-    (a as f64 - b as f64).abs() <= SAME_SIZE * a.max(b) as f64
-}
 /// Power modes kept per input.
 const MAX_MODES: usize = 4;
 /// Longer lines are not a sentence about a machine (a dump, a base64 blob).
@@ -218,9 +213,13 @@ impl ProseFacts {
                 });
             }
         }
-        if self.ram.len() < MAX_RAM
-            && (lower.contains('g') || lower.contains("mib") || message.contains('存'))
-        {
+        // Every shape the pattern reads has `gb`, `gib`, neofetch's `memory: … mib`, or 存; the
+        // regex runs only on such lines.
+        let may_state_memory = lower.contains("gb")
+            || lower.contains("gib")
+            || (lower.contains("mib") && lower.contains("memory"))
+            || message.contains('存');
+        if self.ram.len() < MAX_RAM && may_state_memory {
             for bytes in ram_in(message) {
                 if self.ram.len() < MAX_RAM && !self.ram.iter().any(|(b, _)| same_size(*b, bytes)) {
                     self.ram.push((bytes, number));
