@@ -276,6 +276,19 @@ mod tests {
     }
 
     #[test]
+    fn a_jetson_s_gpu_buffers_are_in_its_ram() {
+        // An 8 GB Orin Nano: CUDA0 holds the weights, in the one memory it shares with the CPU.
+        let mut r = run(7_840_000_000, Some(0.3));
+        r.buffers_mib.insert("CUDA0 model".into(), 7000.0);
+        r.buffers_mib.insert("CPU_Mapped model".into(), 477.0);
+        r.devices.push("Orin".into());
+        assert_eq!(
+            variants(&ev(r, Some(8 * GIB))),
+            [("ram-tight", Severity::Warning)]
+        );
+    }
+
+    #[test]
     fn metal_past_its_working_set() {
         let mut r = run(7_320_000_000, Some(0.9));
         r.working_set = Some(WorkingSet {
