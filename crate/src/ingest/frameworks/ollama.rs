@@ -140,15 +140,13 @@ impl Ollama {
     }
 
     fn record(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
-        // Before slog's text handler took over the start-up line (to late 2024), `server config`
-        // came through Go's log package: `2024/06/10 10:00:00 routes.go:1008: INFO server config`.
-        let what = match field(msg, "msg") {
+        // Before slog (to early 2024, and the start-up's `server config` to late 2024), ollama
+        // logged through Go's log package: `2024/06/10 10:00:00 routes.go:1008: INFO server
+        // config env=…`, `gpu.go:248: Discovered GPU libraries: []`.
+        let what = match field(msg, "msg").or_else(|| go_log_message(msg)) {
+            Some(w) if w.starts_with("server config env=") => "server config",
             Some(w) => w,
-            None if msg.contains(" INFO server config env=") => "server config",
-            None => match go_log_message(msg) {
-                Some(w) => w,
-                None => return,
-            },
+            None => return,
         };
         if let Some(found) = what.strip_prefix("Discovered GPU libraries:") {
             if found.trim() == "[]" {
@@ -296,8 +294,7 @@ impl Ollama {
 impl FrameworkParser for Ollama {
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
         if msg.contains("msg=")
-            || msg.contains(" INFO server config env=")
-            || (msg.contains(".go:") && msg.contains("GPU"))
+            || (msg.contains(".go:") && (msg.contains("GPU") || msg.contains("server config")))
         {
             self.record(msg, at, runs);
         } else if msg.contains("CPU") || msg.contains("GPU") {
