@@ -3,6 +3,7 @@
 //!
 //! Everything here is bounded by what the evidence needs, not by the size of the inputs.
 
+pub mod backend;
 pub mod counters;
 mod kinds;
 pub mod memory;

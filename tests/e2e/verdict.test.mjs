@@ -183,6 +183,18 @@ const CASES = [
     numbers: [/the command asks for no layers on it/],
   },
   {
+    name: 'llama-bench tables of one model on Vulkan and on the CPU, the GPU slower',
+    files: ['samples/logs/llama-bench-vulkan-slower-than-cpu-mali.md'],
+    cause: 'build',
+    numbers: [/The Vulkan path decodes slower than the CPU/, /2\.9×/],
+  },
+  {
+    name: 'a 2023 CUDA build that offloaded one layer of 35',
+    files: ['samples/logs/llama-2023-cuda-one-layer-offloaded.md'],
+    cause: 'build',
+    numbers: [/Only part of the model is on the GPU/, /6\.60 tok\/s/],
+  },
+  {
     name: 'an onnxruntime-genai C++ model_benchmark report',
     files: ['samples/logs/onnxruntime-genai-model-benchmark-cpu.txt'],
     cause: null,
@@ -322,6 +334,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/llama-pi4-4gb-7b-paging.md', /模型比设备内存还大/],
     ['samples/logs/ollama-jetson-driver-too-old.txt', /GPU 驱动比该构建所带的 CUDA 旧/],
     ['samples/logs/llama-cuda-command-without-ngl.md', /命令没有要求把层放到 GPU 上/],
+    ['samples/logs/llama-bench-vulkan-slower-than-cpu-mali.md', /Vulkan 路径的解码比 CPU 还慢/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
     await analyze(page, [file]);

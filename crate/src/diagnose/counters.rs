@@ -15,7 +15,7 @@
 use super::run_facts::{fmt, framework_label, run_ref};
 use super::{EvidenceRef, Finding, Quote, Severity};
 use crate::evidence::counters::{CounterScope, CounterSummary, CounterValue};
-use crate::evidence::{Evidence, Run};
+use crate::evidence::{backend, Evidence, Run};
 use crate::views::topology::Cluster;
 use crate::views::Views;
 
@@ -119,15 +119,8 @@ fn asked_threads<'a>(ev: &'a Evidence, s: &CounterSummary) -> Option<(&'a Run, u
 
 /// Threads of a run that offloads to an accelerator sleep while it works: no waiting to judge.
 fn offloads(run: &Run) -> bool {
-    const ACCEL: &[&str] = &[
-        "gpu", "cuda", "vulkan", "metal", "opencl", "npu", "htp", "qnn", "dsp", "nnapi", "rocm",
-        "sycl",
-    ];
-    let named = |s: &str| {
-        let s = s.to_ascii_lowercase();
-        ACCEL.iter().any(|a| s.contains(a))
-    };
-    run.backend.as_deref().is_some_and(named) || run.devices.iter().any(|d| named(d))
+    let accelerator = |s: &str| backend::place_of(s) == Some(backend::Place::Accelerator);
+    run.backend.as_deref().is_some_and(accelerator) || run.devices.iter().any(|d| accelerator(d))
 }
 
 pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {

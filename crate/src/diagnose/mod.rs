@@ -20,6 +20,7 @@ mod memory_fit;
 mod offload;
 mod offload_cpu_time;
 mod offload_gpu_idle;
+mod offload_gpu_slower;
 mod offload_graph_splits;
 mod offload_partitioned;
 mod power_cpu_clock;
@@ -256,6 +257,7 @@ const RULES: &[Rule] = &[
     rule(power_cpu_clock::IDS, power_cpu_clock::rule),
     rule(power_gpu_state::IDS, power_gpu_state::rule),
     rule(offload_gpu_idle::IDS, offload_gpu_idle::rule),
+    rule(offload_gpu_slower::IDS, offload_gpu_slower::rule),
     rule(power_saver_mode::IDS, power_saver_mode::rule),
 ];
 

@@ -142,11 +142,13 @@ pub const VERDICT_PARAMS: &[&str] = &[
     "achieved_gbps",
     "b",
     "b_tok_s",
+    "backend",
     "best_mode",
     "best_tok_s",
     "bw_ratio",
     "capped_pct",
     "ceiling_tok_s",
+    "cpu_tok_s",
     "cpu_share",
     "cur_mhz",
     "device",
@@ -155,6 +157,7 @@ pub const VERDICT_PARAMS: &[&str] = &[
     "few_tok_s",
     "first_tok_s",
     "flags",
+    "gpu_tok_s",
     "input",
     "last_tok_s",
     "lever",
@@ -420,6 +423,16 @@ fn estimate(f: &Finding) -> Option<Estimate> {
                 vec![("pct", param(f, "slower_pct"))],
             )
         }
+        // The CPU run of the same model on the same machine: the speed moving there gives.
+        "offload.gpu-slower" => (
+            num(f, "ratio")?,
+            "verdict.basis.gpu-slower",
+            vec![
+                ("cpu_tok_s", param(f, "cpu_tok_s")),
+                ("gpu_tok_s", param(f, "gpu_tok_s")),
+                ("backend", param(f, "backend")),
+            ],
+        ),
         "power.mode-sweep" => (
             num(f, "ratio")?,
             "verdict.basis.mode-sweep",

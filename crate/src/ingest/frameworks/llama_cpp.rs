@@ -207,10 +207,18 @@ impl LlamaCpp {
         }
     }
     fn bench_row(&mut self, row: bench_table::Row, at: u64, runs: &mut RunCollector) {
-        let other_model = runs.open(FW).is_some_and(|r| {
-            r.model.is_some() && row.model.is_some() && r.model != row.model && !r.bench.is_empty()
+        // A row of another model, or of another backend (a CPU table pasted beside a Vulkan
+        // one), is another run: merged, the backends' speeds would read as one run's.
+        let other_run = runs.open(FW).is_some_and(|r| {
+            let differs = |a: &Option<String>, b: &Option<String>| {
+                a.as_deref()
+                    .zip(b.as_deref())
+                    .is_some_and(|(a, b)| !a.eq_ignore_ascii_case(b))
+            };
+            !r.bench.is_empty()
+                && (differs(&r.model, &row.model) || differs(&r.backend, &row.backend))
         });
-        if other_model {
+        if other_run {
             runs.close();
         }
         let run = runs.run(FW, at);
@@ -759,6 +767,21 @@ fn placement(msg: &str, at: u64, runs: &mut RunCollector, n_layer: Option<u32>) 
         quote_placement(o, at, msg, o.model_layers.is_none());
         return true;
     }
+    // 2023 GPU builds name their backend at load, before counting the layers: the device
+    // evidence a count of that era needs (its "mem required" is the CPU's share, not a GPU's).
+    if let Some(api) = msg
+        .split_once(" for GPU acceleration")
+        .and_then(|(head, _)| head.rsplit_once("using "))
+        .map(|(_, api)| api.trim())
+        .filter(|api| ["CUDA", "ROCm", "OpenCL", "Metal"].contains(api))
+    {
+        // A named card (`Device 0: NVIDIA …`) says more than its API.
+        let run = runs.run(FW, at);
+        if run.devices.is_empty() {
+            run.devices.push(api.to_string());
+        }
+        return true;
+    }
     if let Some(c) = cap_if(
         msg.contains("ngl") || msg.contains("gpu-layers") || msg.contains("gpu_layers"),
         &r.ngl,
@@ -920,6 +943,21 @@ prompt eval time =     100.00 ms /    10 tokens (   10.00 ms per token,   100.00
             "the offload line is its first fact"
         );
         assert_eq!(runs[1].line_start, Some(6));
+    }
+
+    #[test]
+    fn a_2023_gpu_build_names_its_backend_before_the_count() {
+        let runs = parse(
+            "llm_load_tensors: using CUDA for GPU acceleration
+llm_load_tensors: mem required  = 3767.53 MB (+ 2000.00 MB per state)
+llm_load_tensors: offloading 1 repeating layers to GPU
+llm_load_tensors: offloaded 1/35 layers to GPU
+llm_load_tensors: VRAM used: 124 MB",
+        );
+        assert_eq!(runs[0].devices, vec!["CUDA".to_string()]);
+        let o = runs[0].offload.clone().unwrap_or_default();
+        assert_eq!((o.gpu_layers, o.model_layers), (Some(1), Some(35)));
+        assert!(parse("llm_load_tensors: using the CPU for nothing").is_empty());
     }
 
     #[test]
