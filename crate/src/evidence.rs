@@ -407,6 +407,10 @@ pub struct Offload {
     /// the GPU (its default is 0 layers unless `-ngl` or `--fit on` is given).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub command_line: Option<u64>,
+    /// The GPU backend a pasted build command enabled (`-DGGML_CUDA=ON`): the GPU the command's
+    /// default of no layers then leaves idle, when the log names no device.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_build: Option<String>,
     /// Why no accelerator took any layer, when the log says.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_gpu: Option<NoGpu>,

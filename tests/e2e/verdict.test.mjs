@@ -183,6 +183,12 @@ const CASES = [
     numbers: [/the command asks for no layers on it/],
   },
   {
+    name: 'a CUDA build command and a llama-cli command without -ngl, no log',
+    files: ['samples/logs/llama-cuda-build-command-no-ngl.md'],
+    cause: 'build',
+    numbers: [/The build has a GPU backend, but the command asks for no layers on it/],
+  },
+  {
     name: 'llama-bench tables of one model on Vulkan and on the CPU, the GPU slower',
     files: ['samples/logs/llama-bench-vulkan-slower-than-cpu-mali.md'],
     cause: 'build',
@@ -335,6 +341,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/ollama-jetson-driver-too-old.txt', /GPU 驱动比该构建所带的 CUDA 旧/],
     ['samples/logs/llama-cuda-command-without-ngl.md', /命令没有要求把层放到 GPU 上/],
     ['samples/logs/llama-bench-vulkan-slower-than-cpu-mali.md', /Vulkan 路径的解码比 CPU 还慢/],
+    ['samples/logs/llama-cuda-build-command-no-ngl.md', /构建带有 GPU 后端，但命令没有要求把层放到 GPU 上/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
     await analyze(page, [file]);

@@ -218,18 +218,24 @@ fn placement(run: &Run) -> Placement {
     }
     // A pasted llama.cpp command with no -ngl on a machine whose GPU the log names: the
     // default places nothing on it, whatever else the log goes on to print.
+    // A GPU build pasted beside it is the same case, worded for a GPU the log does not name.
     let none_counted = layers.map_or(true, |(n, _)| n == 0);
     if run.framework == Some(Framework::LlamaCpp)
         && o.command_line.is_some()
         && o.requested.is_none()
         && none_counted
-        && gpu_evidence
+        && (gpu_evidence || o.gpu_build.is_some())
         && !any_rpc(run)
     {
-        let device = run.devices.first().cloned().unwrap_or_default();
-        return Placement::Unused {
-            variant: Some("ngl-default"),
-            extra: vec![("device", device)],
+        return match (run.devices.first(), &o.gpu_build) {
+            (None, Some(flag)) if gpu_mib == 0.0 => Placement::Unused {
+                variant: Some("ngl-default-build"),
+                extra: vec![("flag", flag.clone())],
+            },
+            (device, _) => Placement::Unused {
+                variant: Some("ngl-default"),
+                extra: vec![("device", device.cloned().unwrap_or_default())],
+            },
         };
     }
     if let Some(pct) = o.cpu_pct {

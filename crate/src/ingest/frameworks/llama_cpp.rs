@@ -62,6 +62,9 @@ struct Re {
     ngl: Regex,
     n_layer: Regex,
     command: Regex,
+    command_model: Regex,
+    command_threads: Regex,
+    gpu_build: Regex,
 }
 
 /// Literals at least one of which every line this parser reads contains (its first, cheap
@@ -95,6 +98,9 @@ pub const KEYWORDS: &[&str] = &[
     "CUDA",
     "graph splits",
     "recommendedMaxWorkingSetSize",
+    // A pasted build command (`make LLAMA_CUBLAS=1`, `cmake -DGGML_CUDA=ON`).
+    "LLAMA_",
+    "GGML_",
     // A pasted command line (`./main -m …`).
     "-m ",
     "--model ",
@@ -150,6 +156,11 @@ fn re() -> &'static Re {
             // then its model: a command line, not a log line that names the program.
             command: r(r"(?:^|[\s/\\])(?:main|llama-cli|llama-server|server|llama-run|llama-simple|llamafile)(?:\.exe)?\s(?:.*\s)?(?:-m|--model)\s+\S"),
             ngl: r(r#"(?:(?:^|\s)(?:-ngl|--n-gpu-layers|--gpu-layers)[\s=]+|n_gpu_layers"?\s*[=:]\s*)(-?\d+)"#),
+            command_model: r(r"(?:^|\s)(?:-m|--model)\s+(\S+)"),
+            command_threads: r(r"(?:^|\s)(?:-t|--threads)[\s=]+(\d{1,6})\b"),
+            // A build configured with a GPU backend: cmake's option or make's variable, in
+            // each era's spelling.
+            gpu_build: r(r"(?:-D)?(?:GGML|LLAMA)_(?:CUDA|CUBLAS|CLBLAST|VULKAN|HIPBLAS|HIP|SYCL)(?:=(?:ON|1)\b)"),
         }
     })
 }
@@ -192,6 +203,11 @@ pub struct LlamaCpp {
     n_layer: Option<u32>,
     /// A pasted command line's number, until the run it starts is open.
     command: Option<u64>,
+    /// What that command line states: the model file and the threads it asks for.
+    command_model: Option<String>,
+    command_threads: Option<u32>,
+    /// The GPU backend a pasted build command enabled (`-DGGML_CUDA=ON`, `LLAMA_CUBLAS=1`).
+    gpu_build: Option<String>,
 }
 
 impl LlamaCpp {
@@ -202,9 +218,17 @@ impl LlamaCpp {
             .open(FW)
             .filter(|r| r.line_start.is_some_and(|s| s >= line))
         {
-            offload(run).command_line.get_or_insert(line);
-            self.command = None;
+            self.give_command(line, run);
         }
+    }
+
+    fn give_command(&mut self, line: u64, run: &mut Run) {
+        let o = offload(run);
+        o.command_line.get_or_insert(line);
+        if o.gpu_build.is_none() {
+            o.gpu_build = self.gpu_build.clone();
+        }
+        self.command = None;
     }
     fn bench_row(&mut self, row: bench_table::Row, at: u64, runs: &mut RunCollector) {
         // A row of another model, or of another backend (a CPU table pasted beside a Vulkan
@@ -402,6 +426,19 @@ fn clean_quant(s: &str) -> String {
 impl FrameworkParser for LlamaCpp {
     fn finish(&mut self, runs: &mut RunCollector) {
         self.place_command(runs);
+        // A command pasted without the log it printed is still what the user ran: its options
+        // (no -ngl on a GPU build, the threads) are the facts of that run.
+        // The log, when there is one, states the model and threads itself, and a fact set early
+        // would open a second run at its first line; alone, the command is the only source,
+        // and a run of it only when it states something (a GPU build, a thread count).
+        let states = self.gpu_build.is_some() || self.command_threads.is_some();
+        if let Some(line) = self.command.filter(|_| states) {
+            let run = runs.run(FW, line);
+            run.model = run.model.take().or(self.command_model.take());
+            run.n_threads = run.n_threads.or(self.command_threads.take());
+            self.give_command(line, run);
+            runs.close();
+        }
     }
 
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
@@ -416,6 +453,23 @@ impl FrameworkParser for LlamaCpp {
         self.place_command(runs);
         if (msg.contains("-m ") || msg.contains("--model ")) && r.command.is_match(msg) {
             self.command = Some(at);
+            self.command_model = r
+                .command_model
+                .captures(msg)
+                .map(|c| c[1].rsplit(['/', '\\']).next().unwrap_or(&c[1]).to_string());
+            self.command_threads = cap(&r.command_threads, msg).and_then(|c| c[1].parse().ok());
+        }
+        if let Some(c) = cap_if(
+            msg.contains("CUDA")
+                || msg.contains("CUBLAS")
+                || msg.contains("CLBLAST")
+                || msg.contains("VULKAN")
+                || msg.contains("HIP")
+                || msg.contains("SYCL"),
+            &r.gpu_build,
+            msg,
+        ) {
+            self.gpu_build = Some(c[0].trim().to_string());
         }
         if !r.gate.is_match(msg) {
             self.rows(msg, at, runs);
@@ -943,6 +997,22 @@ prompt eval time =     100.00 ms /    10 tokens (   10.00 ms per token,   100.00
             "the offload line is its first fact"
         );
         assert_eq!(runs[1].line_start, Some(6));
+    }
+
+    #[test]
+    fn a_command_pasted_without_its_log_is_the_run_it_states() {
+        let runs = parse(
+            "3. cmake .. -DGGML_CUDA=ON
+4. command:  ./build/bin/llama-cli -m ../gguf_files/llama-3-8B.gguf -t 64 --ctx-size 50",
+        );
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].model.as_deref(), Some("llama-3-8B.gguf"));
+        assert_eq!(runs[0].n_threads, Some(64));
+        let o = runs[0].offload.clone().unwrap_or_default();
+        assert_eq!((o.command_line, o.requested), (Some(2), None));
+        assert_eq!(o.gpu_build.as_deref(), Some("-DGGML_CUDA=ON"));
+        // A template command states nothing: no run.
+        assert!(parse("./build/bin/llama-cli -m models/x.gguf -p hi -t N").is_empty());
     }
 
     #[test]
