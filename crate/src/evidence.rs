@@ -274,6 +274,10 @@ pub struct Run {
     // --- threads and CPU
     #[serde(skip_serializing_if = "Option::is_none")]
     pub n_threads: Option<u32>,
+    /// MNN's `thread_num` on a GPU backend, which there is a mode mask (tuning bits 1–16, memory
+    /// bits 64 buffer / 128 image), not a thread count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_mode: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub n_threads_batch: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]

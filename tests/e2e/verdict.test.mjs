@@ -183,6 +183,12 @@ const CASES = [
     numbers: [/the command asks for no layers on it/],
   },
   {
+    name: 'an MNN LLM on OpenCL with a CPU thread_num that fails to load',
+    files: ['samples/logs/mnn-llm-opencl-thread-num-4.zh.md'],
+    cause: 'build',
+    numbers: [/OpenCL is given thread_num 4/, /LLMs need 68/],
+  },
+  {
     name: 'a CUDA build command and a llama-cli command without -ngl, no log',
     files: ['samples/logs/llama-cuda-build-command-no-ngl.md'],
     cause: 'build',
@@ -342,6 +348,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/llama-cuda-command-without-ngl.md', /命令没有要求把层放到 GPU 上/],
     ['samples/logs/llama-bench-vulkan-slower-than-cpu-mali.md', /Vulkan 路径的解码比 CPU 还慢/],
     ['samples/logs/llama-cuda-build-command-no-ngl.md', /构建带有 GPU 后端，但命令没有要求把层放到 GPU 上/],
+    ['samples/logs/mnn-llm-opencl-thread-num-4.zh.md', /OpenCL 配置的 thread_num 为 4/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
     await analyze(page, [file]);

@@ -20,6 +20,7 @@ mod memory_fit;
 mod offload;
 mod offload_cpu_time;
 mod offload_gpu_idle;
+mod offload_gpu_mode;
 mod offload_gpu_slower;
 mod offload_graph_splits;
 mod offload_partitioned;
@@ -258,6 +259,7 @@ const RULES: &[Rule] = &[
     rule(power_gpu_state::IDS, power_gpu_state::rule),
     rule(offload_gpu_idle::IDS, offload_gpu_idle::rule),
     rule(offload_gpu_slower::IDS, offload_gpu_slower::rule),
+    rule(offload_gpu_mode::IDS, offload_gpu_mode::rule),
     rule(power_saver_mode::IDS, power_saver_mode::rule),
 ];
 

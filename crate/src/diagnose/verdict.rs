@@ -224,6 +224,9 @@ pub fn fmt_factor(x: f64) -> String {
     }
 }
 
+/// Findings that name why a run failed, so their cause leads the failed run's.
+const EXPLAINS_FAILURE: &[&str] = &["offload.gpu-mode"];
+
 /// Findings that show the slowdown happening rather than what causes it, given the ids beside
 /// it in its cause: a log's "falling back to CPU" is what `offload.gpu-unused` explains (no GPU
 /// found, a driver too old, no layer asked for).
@@ -527,6 +530,7 @@ fn unsized_basis_of(f: &Finding) -> Option<Phrase> {
         }
         ("cpu.x86-build-on-arm", _) => "verdict.basis.emulated-unsized",
         ("offload.gpu-idle", _) => "verdict.basis.gpu-idle-unsized",
+        ("offload.gpu-mode", _) => "verdict.basis.gpu-mode-unsized",
         ("offload.gpu-unused", _) => "verdict.basis.gpu-unused-unsized",
         ("offload.graph-splits", _) => "verdict.basis.splits-unsized",
         ("offload.partitioned", Some("executorch")) => "verdict.basis.partition-unsized-etdump",
@@ -623,11 +627,19 @@ pub fn build(ev: &Evidence, views: &Views, findings: &[Finding]) -> Verdict {
                 .iter()
                 .any(|&i| findings[i].id == "bandwidth.at-ceiling")
     };
+    // A failure that a configuration finding explains (a GPU mode that cannot load an LLM)
+    // is fixed by that finding's fix: it leads, the failure follows.
+    let explained_failure = causes.iter().any(|c| {
+        c.findings
+            .iter()
+            .any(|&i| EXPLAINS_FAILURE.contains(&findings[i].id))
+    });
     causes.sort_by(|a, b| {
         let key = |c: &Cause| {
             (
                 c.layer == Layer::Measure,
                 c.severity,
+                explained_failure && c.layer == Layer::Failed,
                 !at_ceiling(c),
                 c.layer,
             )

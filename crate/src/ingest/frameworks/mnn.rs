@@ -242,7 +242,7 @@ impl FrameworkParser for Mnn {
                 {
                     run.n_threads = c[2].parse().ok()
                 }
-                "thread_num" => {}
+                "thread_num" => run.gpu_mode = c[2].parse().ok(),
                 _ => {
                     if run.quant.is_none() {
                         run.quant = quant_from_name(&c[2]);
