@@ -183,6 +183,12 @@ const CASES = [
     numbers: [/the command asks for no layers on it/],
   },
   {
+    name: 'llamafile on a Raspberry Pi 5, CPU only as asked',
+    files: ['samples/logs/llamafile-pi5-cpu-only.md'],
+    cause: null,
+    numbers: [/12\.3 tok\/s/, /No known cause of slow decoding/],
+  },
+  {
     name: 'an MNN LLM on OpenCL with a CPU thread_num that fails to load',
     files: ['samples/logs/mnn-llm-opencl-thread-num-4.zh.md'],
     cause: 'build',

@@ -283,8 +283,15 @@ fn placement(run: &Run) -> Placement {
         // No device, no buffer: the count is all the log says (ollama's engine prints it beside
         // its own memory lines; llama.cpp before late 2023 only with a GPU backend built in).
         if n == 0 && (unbuffered || ollama) {
+            // A llama.cpp command that asked for no layer, on a log that names no GPU: the CPU
+            // run it asked for (a Raspberry Pi, a server without a supported card).
+            let as_asked = !ollama && o.command_line.is_some() && o.requested.is_none();
             return Placement::Unused {
-                variant: Some("layers-no-device"),
+                variant: Some(if as_asked {
+                    "cpu-as-asked"
+                } else {
+                    "layers-no-device"
+                }),
                 extra: vec![("model_layers", m.to_string())],
             };
         }
@@ -364,13 +371,13 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
                 } else {
                     at_line(ev, run, o, fallback)
                 };
-                out.push(finding(
-                    IDS[0],
-                    variant,
-                    Severity::Warning,
-                    params,
-                    evidence,
-                ));
+                // A CPU run as the command asked is worth knowing, not a cause.
+                let severity = if variant == Some("cpu-as-asked") {
+                    Severity::Info
+                } else {
+                    Severity::Warning
+                };
+                out.push(finding(IDS[0], variant, severity, params, evidence));
             }
             Placement::Partial {
                 cpu_share,
@@ -500,6 +507,31 @@ mod tests {
         // A CPU-only build prints the count too; without a GPU it says nothing.
         let cpu = with(&[], &[("CPU_Mapped model", 4219.0)], layers(12, 29));
         assert!(crate::diagnose::apply(rule, &cpu).is_empty());
+    }
+
+    #[test]
+    fn a_bare_zero_count_is_a_cause_unless_the_command_asked_for_the_cpu() {
+        let framed = |o: Option<Offload>| {
+            let mut ev = with(&[], &[], o);
+            ev.runs[0].framework = Some(Framework::LlamaCpp);
+            crate::diagnose::apply(rule, &ev)
+        };
+        let f = framed(layers(0, 33));
+        assert_eq!(f[0].variant(), Some("layers-no-device"));
+        assert_eq!(f[0].severity, Severity::Warning);
+        let commanded = Offload {
+            command_line: Some(3),
+            ..layers(0, 33).unwrap()
+        };
+        let f = framed(Some(commanded.clone()));
+        assert_eq!(f[0].variant(), Some("cpu-as-asked"));
+        assert_eq!(f[0].severity, Severity::Info);
+        // Asked for layers and given none: the GPU was not found, a cause again.
+        let asked = Offload {
+            requested: Some(9999),
+            ..commanded
+        };
+        assert_eq!(framed(Some(asked))[0].severity, Severity::Warning);
     }
 
     #[test]

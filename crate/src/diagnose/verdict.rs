@@ -531,6 +531,7 @@ fn unsized_basis_of(f: &Finding) -> Option<Phrase> {
         ("cpu.x86-build-on-arm", _) => "verdict.basis.emulated-unsized",
         ("offload.gpu-idle", _) => "verdict.basis.gpu-idle-unsized",
         ("offload.gpu-mode", _) => "verdict.basis.gpu-mode-unsized",
+        ("offload.gpu-unused", Some("cpu-as-asked")) => "verdict.basis.cpu-as-asked",
         ("offload.gpu-unused", _) => "verdict.basis.gpu-unused-unsized",
         ("offload.graph-splits", _) => "verdict.basis.splits-unsized",
         ("offload.partitioned", Some("executorch")) => "verdict.basis.partition-unsized-etdump",

@@ -214,10 +214,12 @@ impl LlamaCpp {
     /// Gives the held command line to the run it started: one opened at or after it.
     fn place_command(&mut self, runs: &mut RunCollector) {
         let Some(line) = self.command else { return };
-        if let Some(run) = runs
-            .open(FW)
-            .filter(|r| r.line_start.is_some_and(|s| s >= line))
-        {
+        // The run it starts opens at or after it; a run still loading (no timing yet) is the same
+        // run too, when the user quoted a load line above the command and the full log.
+        if let Some(run) = runs.open(FW).filter(|r| {
+            r.line_start.is_some_and(|s| s >= line)
+                || (r.decode.is_none() && r.prefill.is_none() && r.bench.is_empty())
+        }) {
             self.give_command(line, run);
         }
     }
@@ -836,8 +838,12 @@ fn placement(msg: &str, at: u64, runs: &mut RunCollector, n_layer: Option<u32>) 
         }
         return true;
     }
+    // llamafile's start-up advice ("if you have an AMD or NVIDIA GPU then you need to pass -ngl
+    // 9999") names the option; it asks for nothing.
+    let advice = msg.starts_with("note:") && msg.contains("you need to pass");
     if let Some(c) = cap_if(
-        msg.contains("ngl") || msg.contains("gpu-layers") || msg.contains("gpu_layers"),
+        !advice
+            && (msg.contains("ngl") || msg.contains("gpu-layers") || msg.contains("gpu_layers")),
         &r.ngl,
         msg,
     ) {
@@ -997,6 +1003,17 @@ prompt eval time =     100.00 ms /    10 tokens (   10.00 ms per token,   100.00
             "the offload line is its first fact"
         );
         assert_eq!(runs[1].line_start, Some(6));
+    }
+
+    #[test]
+    fn llamafiles_advice_asks_for_no_layers() {
+        let runs = parse(
+            "note: if you have an AMD or NVIDIA GPU then you need to pass -ngl 9999 to enable GPU offloading
+main: llamafile version 0.6.2
+llm_load_tensors: offloaded 0/33 layers to GPU",
+        );
+        let o = runs[0].offload.clone().unwrap_or_default();
+        assert_eq!((o.requested, o.gpu_layers), (None, Some(0)));
     }
 
     #[test]
