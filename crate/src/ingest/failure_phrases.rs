@@ -51,7 +51,7 @@ const PHRASES: &[(FailureClass, &str)] = &[
     ),
     (
         FailureClass::Mismatch,
-        r"(?i)\bbackend type is\b|\bbackend\s+mismatch\b|\b(?:model|version|sdk|backend|arch)\b[^.;]{0,40}\bmismatch|\bincompatible\s+(?:model|backend|version|context)\b|fallback to cpu ep has been explicitly disabled|ret_check failure.{0,160}\(backend\)|\bdidn't find op for builtin opcode\b|\blora on cpu is not supported\b|\bprogram identifier '[^']*' != expected\b|\bversion [\d.]+ is (?:not supported|mismatched)\. the minimum supported version\b",
+        r"(?i)\bbackend type is\b|\bbackend\s+mismatch\b|\b(?:model|version|sdk|backend|arch)\b[^.;]{0,40}\bmismatch|\bincompatible\s+(?:model|backend|version|context)\b|fallback to cpu ep has been explicitly disabled|ret_check failure.{0,160}\(backend\)|\bdidn't find op for builtin opcode\b|\blora on cpu is not supported\b|\bprogram identifier '[^']*' != expected\b|\bversion [\d.]+ is (?:not supported|mismatched)\. the minimum supported version\b|\bprovider requested, but the installed genai has not been built with \w+ support\b",
     ),
     (
         FailureClass::Config,
@@ -118,6 +118,7 @@ pub const KEYWORDS: &[&str] = &[
     "missing",
     "program identifier",
     "minimum supported version",
+    "not been built with",
     "genie_status",
     "can not open",
     "cannot open",
@@ -232,6 +233,8 @@ mod tests {
             ("lowmemorykiller: Kill 'com.example.llm' (12034), uid 10123, oom_score_adj 0 to free 4123456kB", OutOfMemory),
             ("ggml_vulkan: Device memory allocation of size 4294967296 failed. ErrorOutOfDeviceMemory", OutOfMemory),
             ("Fatal signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0 in tid 8840 (llama-android)", Crash),
+            // onnxruntime-genai asked for an EP its wheel lacks: it stops, it does not fall back.
+            ("RuntimeError: DML provider requested, but the installed GenAI has not been built with DML support", Mismatch),
         ];
         for (msg, class) in cases {
             assert_eq!(classify(msg), Some(class), "{msg}");

@@ -38,6 +38,7 @@ struct Re {
 /// Literals at least one of which every line this parser reads contains (its first, cheap
 /// check; [`super::PARSERS`] gathers them for the log parser's gate).
 pub const KEYWORDS: &[&str] = &[
+    // `Node(s) placed on [X]` and `All nodes placed on [X]`.
     "placed on",
     "Throughput",
     "Latency",
@@ -75,7 +76,9 @@ fn re() -> &'static Re {
         let r = |p: &str| Regex::new(p).expect("ORT pattern compiles");
         Re {
             gate: super::literal_gate(KEYWORDS),
-            placed: r(r"Node\(s\) placed on \[(\w+?)(?:ExecutionProvider)?\]\.\s*Number of nodes:\s*(\d+)"),
+            // `All nodes placed on [X]` when one EP holds the whole graph (then the count may be cut
+            // off in a paste), `Node(s) placed on [X]` once per EP otherwise.
+            placed: r(r"(All nodes|Node\(s\)) placed on \[(\w+?)(?:ExecutionProvider)?\](?:\.\s*Number of nodes:\s*(\d+))?"),
             genai: r(r"(Prompt Processing|Token Generation) (Throughput|Latency)(?: \(per token\))?(?: \(\w+\))?\s*[:|]\s*([\d.]+)"),
             model: r(r"(?:-i|-m|--model_path|--input_folder|Model path:?)\s+(\S+)"),
             prompt_len: r(r"(?i)^\|?\s*(?:Average\s+)?Prompt Length\s*(?:\(\w+\)\s*)?[:|]\s*(\d+)"),
@@ -129,8 +132,19 @@ impl FrameworkParser for OnnxRuntime {
             return;
         }
         if let Some(c) = cap(&r.placed, msg) {
-            let ep = c[1].to_string();
-            let n: u64 = c[2].parse().unwrap_or(0);
+            let ep = c[2].to_string();
+            if &c[1] == "All nodes" {
+                // The whole graph on one EP, the CPU's included: nothing else to weigh.
+                self.placed = vec![(
+                    ep.clone(),
+                    c.get(3).map_or(0, |m| m.as_str().parse().unwrap_or(0)),
+                )];
+                runs.run(FW, at).backend = Some(ep);
+                return;
+            }
+            let Some(n) = c.get(3).and_then(|m| m.as_str().parse::<u64>().ok()) else {
+                return;
+            };
             match self.placed.iter_mut().find(|(e, _)| *e == ep) {
                 Some(e) => e.1 = n,
                 None => self.placed.push((ep, n)),
@@ -372,6 +386,22 @@ Peak working set size: 3061846016 bytes (2.85 GB)",
         assert_eq!(r.decode.as_ref().unwrap().tok_s, Some(14.0087));
         assert_eq!(r.repeats, Some(5));
         assert_eq!(r.peak_memory_bytes, Some(3061846016));
+    }
+
+    #[test]
+    fn the_verbose_placement_lines_name_the_ep_that_holds_the_graph() {
+        let runs = parse(
+            "2026-03-02 14:11:08.1103312 [V:onnxruntime:, session_state.cc:1155 VerifyEachNodeIsAssignedToAnEp] Node(s) placed on [QNNExecutionProvider]. Number of nodes: 1311
+2026-03-02 14:11:08.1103550 [V:onnxruntime:, session_state.cc:1155 VerifyEachNodeIsAssignedToAnEp] Node(s) placed on [CPUExecutionProvider]. Number of nodes: 64",
+        );
+        assert_eq!(runs[0].backend.as_deref(), Some("QNN"), "{runs:?}");
+        // One EP for the whole graph prints `All nodes`, and the CPU then is the answer.
+        let runs = parse(
+            "2026-03-02 14:11:08.1 [V:onnxruntime:, session_state.cc:1286 VerifyEachNodeIsAssignedToAnEp]  All nodes placed on [CPUExecutionProvider]. Number of nodes: 175",
+        );
+        assert_eq!(runs[0].backend.as_deref(), Some("CPU"), "{runs:?}");
+        let runs = parse("All nodes placed on [WebGpuExecutionProvider]");
+        assert_eq!(runs[0].backend.as_deref(), Some("WebGpu"), "{runs:?}");
     }
 
     #[test]
