@@ -11,8 +11,10 @@ use std::sync::OnceLock;
 
 /// Lines that look like failures and are not: MNN prints this on every first run (no tuning
 /// cache yet) and carries on; llama.cpp's CUDA backend warns when it cannot pin host memory
-/// (`ggml_cuda_host_malloc`) and uses pageable memory instead.
-const BENIGN: &str = r"(?i)load cache file error\.?|\bfailed to allocate [\d.]+ [KMG]i?B of pinned memory(?::[^.;]*)?";
+/// (`ggml_cuda_host_malloc`) and uses pageable memory instead. ONNX Runtime's QNN EP that cannot
+/// set its backend up (`QNN SetupBackend failed Unable to find a valid interface …`) claims no
+/// node, and the session runs on the CPU EP: a fallback (see `fallback_phrases`), not a failure.
+const BENIGN: &str = r"(?i)load cache file error\.?|\bfailed to allocate [\d.]+ [KMG]i?B of pinned memory(?::[^.;]*)?|\bqnn setupbackend failed\b.*";
 
 /// Most specific first: a line takes the class of the first entry it matches. The producers'
 /// own wording, where known:
@@ -312,6 +314,8 @@ mod tests {
             "llm_load_tensors: offloading 32 repeating layers to GPU",
             "load config.json: {\"backend_type\": \"cpu\", \"thread_num\": 4}",
             "QnnDsp <W> Initializing HtpProvider",
+            // ONNX Runtime's QNN EP gives its nodes to the CPU EP: a fallback, not a failure
+            "QNN SetupBackend failed Unable to find a valid interface for /usr/lib/libQnnHtp.so",
             "I have offloaded one layer (since I am using a GPU having 2GB VRAM I can not offload anymore without getting a CUDA out of memory error during inference)",
             "we would get a segmentation fault if the context is larger than that",
         ] {

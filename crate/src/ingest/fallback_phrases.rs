@@ -142,6 +142,9 @@ pub const PHRASES: &[(FallbackClass, &str)] = &[
         FallbackClass::Cpu,
         r"(?i)\bfailed\s+to\s+create\s+(?:cuda|rocm|migraphx|dml|openvino|coreml|qnn|nnapi|webgpu|webnn|vitisai|cann|nv_?tensorrt_?rtx)\s*(?:execution\s*provider|ep)\b",
     ),
+    // ONNX Runtime's QNN EP could not set its backend up (a libQnnHtp it cannot load, an
+    // interface version it does not take, a device it cannot create): it claims no node
+    (FallbackClass::Cpu, r"(?i)\bqnn\s+setupbackend\s+failed\b"),
     // ONNX Runtime's Python API: the package installed has no such EP (the CPU-only wheel, or
     // two wheels installed over each other); the session is made with the providers left
     (
@@ -273,6 +276,7 @@ pub const KEYWORDS: &[&str] = &[
     "usable gpu",
     "failed to create",
     "specified provider",
+    "setupbackend",
     "partitioner]",
     "partitioned",
     "vulkan device",
@@ -384,6 +388,8 @@ mod tests {
             // TensorRT's failure hands its nodes to CUDA, not to the CPU.
             ("Failed to create TensorrtExecutionProvider. Please reference https://onnxruntime.ai/docs/execution-providers/TensorRT-ExecutionProvider.html#requirements to ensure all dependencies are met.", FallbackClass::Other),
             ("Falling back to ['CUDAExecutionProvider', 'CPUExecutionProvider'] and retrying.", FallbackClass::Other),
+            ("QNN SetupBackend failed Unable to find a valid interface for /usr/lib/libQnnHtp.so", FallbackClass::Cpu),
+            ("QNN SetupBackend failed Unable to load backend, error:  dlopen failed: library \"libQnnHtp.so\" not found", FallbackClass::Cpu),
         ];
         for (msg, class) in cases {
             assert_eq!(classify(msg), Some(class), "{msg}");
@@ -448,6 +454,7 @@ mod tests {
             "Failed to create QNNExecutionProvider.",
             "Specified provider 'CUDAExecutionProvider' is not in available provider names.",
             "Failed to create TensorrtExecutionProvider.",
+            "QNN SetupBackend failed",
             "not compiled with GPU offload support",
             "[QnnPartitioner] aten.index.Tensor | False",
             "No Vulkan subgraphs can be partitioned!",
