@@ -11,8 +11,10 @@ use std::sync::OnceLock;
 
 /// Lines that look like failures and are not: MNN prints this on every first run (no tuning
 /// cache yet) and carries on; llama.cpp's CUDA backend warns when it cannot pin host memory
-/// (`ggml_cuda_host_malloc`) and uses pageable memory instead.
-const BENIGN: &str = r"(?i)load cache file error\.?|\bfailed to allocate [\d.]+ [KMG]i?B of pinned memory(?::[^.;]*)?";
+/// (`ggml_cuda_host_malloc`) and uses pageable memory instead. ONNX Runtime's QNN EP that cannot
+/// set its backend up (`QNN SetupBackend failed Unable to find a valid interface …`) claims no
+/// node, and the session runs on the CPU EP: a fallback (see `fallback_phrases`), not a failure.
+const BENIGN: &str = r"(?i)load cache file error\.?|\bfailed to allocate [\d.]+ [KMG]i?B of pinned memory(?::[^.;]*)?|\bqnn setupbackend failed\b.*";
 
 /// Most specific first: a line takes the class of the first entry it matches. The producers'
 /// own wording, where known:
@@ -51,7 +53,7 @@ const PHRASES: &[(FailureClass, &str)] = &[
     ),
     (
         FailureClass::Mismatch,
-        r"(?i)\bbackend type is\b|\bbackend\s+mismatch\b|\b(?:model|version|sdk|backend|arch)\b[^.;]{0,40}\bmismatch|\bincompatible\s+(?:model|backend|version|context)\b|fallback to cpu ep has been explicitly disabled|ret_check failure.{0,160}\(backend\)|\bdidn't find op for builtin opcode\b|\blora on cpu is not supported\b|\bprogram identifier '[^']*' != expected\b|\bversion [\d.]+ is (?:not supported|mismatched)\. the minimum supported version\b",
+        r"(?i)\bbackend type is\b|\bbackend\s+mismatch\b|\b(?:model|version|sdk|backend|arch)\b[^.;]{0,40}\bmismatch|\bincompatible\s+(?:model|backend|version|context)\b|fallback to cpu ep has been explicitly disabled|ret_check failure.{0,160}\(backend\)|\bdidn't find op for builtin opcode\b|\blora on cpu is not supported\b|\bprogram identifier '[^']*' != expected\b|\bversion [\d.]+ is (?:not supported|mismatched)\. the minimum supported version\b|\bprovider requested, but the installed genai has not been built with \w+ support\b",
     ),
     (
         FailureClass::Config,
@@ -118,6 +120,7 @@ pub const KEYWORDS: &[&str] = &[
     "missing",
     "program identifier",
     "minimum supported version",
+    "not been built with",
     "genie_status",
     "can not open",
     "cannot open",
@@ -232,6 +235,8 @@ mod tests {
             ("lowmemorykiller: Kill 'com.example.llm' (12034), uid 10123, oom_score_adj 0 to free 4123456kB", OutOfMemory),
             ("ggml_vulkan: Device memory allocation of size 4294967296 failed. ErrorOutOfDeviceMemory", OutOfMemory),
             ("Fatal signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0 in tid 8840 (llama-android)", Crash),
+            // onnxruntime-genai asked for an EP its wheel lacks: it stops, it does not fall back.
+            ("RuntimeError: DML provider requested, but the installed GenAI has not been built with DML support", Mismatch),
         ];
         for (msg, class) in cases {
             assert_eq!(classify(msg), Some(class), "{msg}");
@@ -309,6 +314,8 @@ mod tests {
             "llm_load_tensors: offloading 32 repeating layers to GPU",
             "load config.json: {\"backend_type\": \"cpu\", \"thread_num\": 4}",
             "QnnDsp <W> Initializing HtpProvider",
+            // ONNX Runtime's QNN EP gives its nodes to the CPU EP: a fallback, not a failure
+            "QNN SetupBackend failed Unable to find a valid interface for /usr/lib/libQnnHtp.so",
             "I have offloaded one layer (since I am using a GPU having 2GB VRAM I can not offload anymore without getting a CUDA out of memory error during inference)",
             "we would get a segmentation fault if the context is larger than that",
         ] {

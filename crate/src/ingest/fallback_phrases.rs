@@ -128,6 +128,29 @@ pub const PHRASES: &[(FallbackClass, &str)] = &[
         FallbackClass::Cpu,
         r"(?i)\bnot\s+assigned\s+to\s+the\s+preferred\s+execution\s+providers?",
     ),
+    // ONNX Runtime's Python session: an EP failed (at creation or in a run) and the session is
+    // made again on the CPU alone; it prints the list's repr, "Falling back to
+    // ['CPUExecutionProvider'] and retrying."
+    (
+        FallbackClass::Cpu,
+        r"(?i)\bfall(?:s|ing)?\s*-?back\s+to\s+\[\s*'CPUExecutionProvider'\s*\]",
+    ),
+    // ONNX Runtime: an accelerator EP whose library or dependencies would not load is left out,
+    // and its nodes run on the CPU EP ("Failed to create CUDAExecutionProvider. Require cuDNN
+    // 9.* and CUDA 12.*", "... Please reference ... to ensure all dependencies are met.")
+    (
+        FallbackClass::Cpu,
+        r"(?i)\bfailed\s+to\s+create\s+(?:cuda|rocm|migraphx|dml|openvino|coreml|qnn|nnapi|webgpu|webnn|vitisai|cann|nv_?tensorrt_?rtx)\s*(?:execution\s*provider|ep)\b",
+    ),
+    // ONNX Runtime's QNN EP could not set its backend up (a libQnnHtp it cannot load, an
+    // interface version it does not take, a device it cannot create): it claims no node
+    (FallbackClass::Cpu, r"(?i)\bqnn\s+setupbackend\s+failed\b"),
+    // ONNX Runtime's Python API: the package installed has no such EP (the CPU-only wheel, or
+    // two wheels installed over each other); the session is made with the providers left
+    (
+        FallbackClass::Cpu,
+        r"(?i)\bspecified\s+provider\s+'\w+ExecutionProvider'\s+is\s+(?:not\s+in\s+available\s+provider\s+names|unavailable)",
+    ),
     (
         FallbackClass::Cpu,
         r"(?i)\bassigned\s+to\s+the\s+default\s+cpu\s+ep\b",
@@ -208,6 +231,11 @@ pub const PHRASES: &[(FallbackClass, &str)] = &[
         r"(?i)\bop\s+is\s+supported,\s+but\s+tensor\s+type",
     ),
     (FallbackClass::UnsupportedOp, r"不支持"),
+    // ONNX Runtime: TensorRT's EP would not start; CUDA's, when listed after it, takes its nodes
+    (
+        FallbackClass::Other,
+        r"(?i)\bfailed\s+to\s+create\s+tensorrt\s*(?:execution\s*provider|ep)\b",
+    ),
     // --- fallback to something unnamed
     (
         FallbackClass::Other,
@@ -246,6 +274,9 @@ pub const KEYWORDS: &[&str] = &[
     "unoptimi",
     "compatibility",
     "usable gpu",
+    "failed to create",
+    "specified provider",
+    "setupbackend",
     "partitioner]",
     "partitioned",
     "vulkan device",
@@ -348,6 +379,17 @@ mod tests {
             ("load vulkan driver failed", FallbackClass::Cpu),
             ("vkCreateInstance failed -9", FallbackClass::Cpu),
             ("vkCreateDevice failed -3", FallbackClass::Cpu),
+            ("Falling back to ['CPUExecutionProvider'] and retrying.", FallbackClass::Cpu),
+            ("Failed to create CUDAExecutionProvider. Require cuDNN 9.* and CUDA 12.*. Please install all dependencies as mentioned in the GPU requirements page", FallbackClass::Cpu),
+            ("Failed to create CUDAExecutionProvider. Please reference https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirementsto ensure all dependencies are met.", FallbackClass::Cpu),
+            ("Failed to create ROCMExecutionProvider. Please reference https://onnxruntime.ai/docs/execution-providers/ROCm-ExecutionProvider.html#requirements to ensure all dependencies are met.", FallbackClass::Cpu),
+            ("UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider names.Available providers: 'AzureExecutionProvider, CPUExecutionProvider'", FallbackClass::Cpu),
+            ("ValueError: Specified provider 'DmlExecutionProvider' is unavailable. Available providers: 'CPUExecutionProvider'", FallbackClass::Cpu),
+            // TensorRT's failure hands its nodes to CUDA, not to the CPU.
+            ("Failed to create TensorrtExecutionProvider. Please reference https://onnxruntime.ai/docs/execution-providers/TensorRT-ExecutionProvider.html#requirements to ensure all dependencies are met.", FallbackClass::Other),
+            ("Falling back to ['CUDAExecutionProvider', 'CPUExecutionProvider'] and retrying.", FallbackClass::Other),
+            ("QNN SetupBackend failed Unable to find a valid interface for /usr/lib/libQnnHtp.so", FallbackClass::Cpu),
+            ("QNN SetupBackend failed Unable to load backend, error:  dlopen failed: library \"libQnnHtp.so\" not found", FallbackClass::Cpu),
         ];
         for (msg, class) in cases {
             assert_eq!(classify(msg), Some(class), "{msg}");
@@ -379,6 +421,9 @@ mod tests {
             "[QnnPartitioner] aten.linear.default | True",
             "aten.upsample_nearest2d.vec is not supported by CoreML.  Overriding op support.",
             "Found 3 Vulkan subgraphs to be partitioned.",
+            // ONNX Runtime listing what it has, or creating a CPU-side EP's session
+            "Available providers: ['TensorrtExecutionProvider', 'CUDAExecutionProvider', 'CPUExecutionProvider']",
+            "Failed to create session: model.onnx not found",
             "ggml_vulkan: Found 1 Vulkan devices:",
         ];
         for msg in cases {
@@ -405,6 +450,11 @@ mod tests {
             "not assigned to the preferred execution providers",
             "assigned to the default CPU EP",
             "no usable GPU found",
+            "Falling back to ['CPUExecutionProvider'] and retrying.",
+            "Failed to create QNNExecutionProvider.",
+            "Specified provider 'CUDAExecutionProvider' is not in available provider names.",
+            "Failed to create TensorrtExecutionProvider.",
+            "QNN SetupBackend failed",
             "not compiled with GPU offload support",
             "[QnnPartitioner] aten.index.Tensor | False",
             "No Vulkan subgraphs can be partitioned!",

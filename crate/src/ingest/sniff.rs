@@ -245,6 +245,12 @@ const FRAMEWORK_MARKERS: &[(Framework, &[&str])] = &[
             // genai's C++ `model_benchmark`: its block headers.
             "Prompt processing (time to first token):",
             "model_benchmark",
+            // genai's example programs: their stats line and their names on a command line.
+            "New tokens per second:",
+            "model-qa.py",
+            "model-chat.py",
+            "model_qa",
+            "model_chat",
         ],
     ),
     (
@@ -342,6 +348,8 @@ const DECISIVE_MARKERS: &[(Framework, &[&str])] = &[
         Framework::LlamaCpp,
         &["llama_print_timings:", "llama_perf_context_print:"],
     ),
+    // One answer's stats line is often all a user pastes of onnxruntime-genai's examples.
+    (Framework::OnnxRuntime, &["New tokens per second:"]),
 ];
 
 fn detect_framework(lines: &[&str]) -> Option<Framework> {
