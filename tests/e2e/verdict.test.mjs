@@ -183,6 +183,12 @@ const CASES = [
     numbers: [/the command asks for no layers on it/],
   },
   {
+    name: 'two timings blocks typed under CPU and Vulkan headings, the GPU slower',
+    files: ['samples/logs/llama-vulkan-iris-xe-slower-typed.md'],
+    cause: 'build',
+    numbers: [/The Vulkan path decodes slower than the CPU/, /1\.8×/],
+  },
+  {
     name: 'llamafile on a Raspberry Pi 5, CPU only as asked',
     files: ['samples/logs/llamafile-pi5-cpu-only.md'],
     cause: null,

@@ -417,6 +417,13 @@ impl LogParser {
                     r.model = Some(model.to_string());
                 }
             }
+            // Timings the user labelled (`CPU:` over one block, `Metal:` over the next) ran
+            // where the label says, when the lines themselves do not say.
+            for r in runs.iter_mut().filter(|r| r.backend.is_none()) {
+                if let Some(b) = r.line_start.and_then(|l| self.prose.backend_over(l)) {
+                    r.backend = Some(b.to_string());
+                }
+            }
             ev.runs.extend(runs);
             if collected.dropped > 0 {
                 ev.problem_count(

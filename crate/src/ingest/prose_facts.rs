@@ -4,6 +4,7 @@
 //! these when they can and always win: a model name fills only a run that has none, and a
 //! hardware line is only a name the device table may recognise (`views::memory_bandwidth`).
 
+use crate::evidence::backend::{place_of, Place};
 use crate::evidence::memory::same_size;
 use crate::evidence::sched::{TopologyHints, APPLE_SILICON_NAMES};
 use crate::evidence::{InputId, ModeFamily, ModeLevel, PowerMode};
@@ -176,6 +177,42 @@ pub struct ProseFacts {
     jetson: bool,
     /// The machine's memory as the text states it: (bytes, line), each distinct figure once.
     ram: Vec<(u64, u64)>,
+    /// Short headings the user typed over a pasted block that name one backend (`CPU:`, `With
+    /// Vulkan:`, `### Metal`, `纯cpu处理速度：`): (line, the backend as written).
+    backend_headings: Vec<(u64, String)>,
+}
+
+/// A heading is short; a longer line is a sentence about the runs, not a label over one.
+const MAX_HEADING: usize = 60;
+const MAX_HEADINGS: usize = 32;
+/// Lines between a heading and the block it labels: a blank line and a fence line fit.
+const HEADING_REACH: u64 = 3;
+
+/// The backend a heading line names, when it is a heading (ends with a colon, or is a markdown
+/// heading or bold line) and names exactly one place the work can run.
+fn backend_heading(message: &str) -> Option<String> {
+    let t = message.trim();
+    let heading = t.len() <= MAX_HEADING
+        && (t.ends_with(':')
+            || t.ends_with('：')
+            || t.starts_with('#')
+            || (t.starts_with("**") && t.ends_with("**")));
+    if !heading {
+        return None;
+    }
+    let mut named: Option<(&str, Place)> = None;
+    for w in t
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        let Some(place) = place_of(w) else { continue };
+        match named {
+            Some((_, p)) if p != place => return None,
+            Some(_) => {}
+            None => named = Some((w, place)),
+        }
+    }
+    named.map(|(w, _)| w.to_string())
 }
 
 impl ProseFacts {
@@ -224,6 +261,11 @@ impl ProseFacts {
                 if self.ram.len() < MAX_RAM && !self.ram.iter().any(|(b, _)| same_size(*b, bytes)) {
                     self.ram.push((bytes, number));
                 }
+            }
+        }
+        if self.backend_headings.len() < MAX_HEADINGS {
+            if let Some(b) = backend_heading(message) {
+                self.backend_headings.push((number, b));
             }
         }
         for c in model_file().captures_iter(message) {
@@ -280,6 +322,16 @@ impl ProseFacts {
         }
     }
 
+    /// The backend a heading names over a block starting at `line`: the nearest heading at most
+    /// [`HEADING_REACH`] lines above it.
+    pub fn backend_over(&self, line: u64) -> Option<&str> {
+        self.backend_headings
+            .iter()
+            .rev()
+            .find(|(at, _)| *at < line && line - at <= HEADING_REACH)
+            .map(|(_, b)| b.as_str())
+    }
+
     /// The one model file the text names, if it names exactly one.
     pub fn model(&self) -> Option<&str> {
         match self.models.as_slice() {
@@ -292,6 +344,28 @@ impl ProseFacts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_heading_over_a_block_names_its_backend() {
+        let (p, _) =
+            read("CPU only (-ngl 0):\n```\nfigures\n```\n\nWith Vulkan (-ngl 99):\n```\nfigures");
+        assert_eq!(p.backend_over(3), Some("CPU"));
+        assert_eq!(p.backend_over(8), Some("Vulkan"));
+        // Too far below its heading, or under a line that is a sentence or names two places.
+        assert_eq!(p.backend_over(12), None);
+        for line in [
+            "I ran it on the CPU and it took about ten minutes for the whole answer:",
+            "CPU vs GPU:",
+            "Results",
+        ] {
+            assert_eq!(backend_heading(line), None, "{line}");
+        }
+        assert_eq!(
+            backend_heading("Mac上使用纯cpu处理速度：").as_deref(),
+            Some("cpu")
+        );
+        assert_eq!(backend_heading("### Metal").as_deref(), Some("Metal"));
+    }
 
     fn read(text: &str) -> (ProseFacts, TopologyHints) {
         let mut p = ProseFacts::default();

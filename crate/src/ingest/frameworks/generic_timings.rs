@@ -4,7 +4,8 @@
 //! parser first.
 //!
 //! - Phase words: prompt, prefill, prompt eval, prompt processing, encode, pp, TTFT (prefill);
-//!   eval, decode, generation, generated, tg, TPOT, ITL (decode).
+//!   eval, decode, generation, generated, tg, TPOT, ITL, output time (chatglm.cpp's `output
+//!   time: X ms / N tokens (Y ms/token)`) (decode).
 //! - Units after the number (`12.3 tok/s`, `tokens/s`, `t/s`, `tps`, `tokens per second`,
 //!   `81 ms/token`, `ms per token`, `0.08 s/token`) or in the key (`decode_tps=12.3`,
 //!   `"prefill_tok_s": 98.1`, `Token Generation Throughput (tps) | 41.2`, `tpot_ms: 45`).
@@ -84,7 +85,7 @@ fn re() -> &'static Re {
                 )?"),
             phase: r(r"(?x)\b(?:
                 (?P<pre>prompt[\s_-]*eval(?:uation)?|prompt[\s_-]*processing|prompt|prefill(?:ing)?|pre-fill|encode|encoding|pp\d*|ttft|time[\s_-]to[\s_-]first[\s_-]token)
-              | (?P<dec>eval(?:uation)?|decode|decoding|token[\s_-]*generation|generation|generated|gen|tg\d*|tpot|itl|inter[\s_-]token(?:[\s_-]latency)?|time[\s_-]per[\s_-]output[\s_-]token)
+              | (?P<dec>eval(?:uation)?|decode|decoding|token[\s_-]*generation|generation|generated|gen|tg\d*|tpot|itl|inter[\s_-]token(?:[\s_-]latency)?|time[\s_-]per[\s_-]output[\s_-]token|output[\s_-]time)
             )\b"),
             mixed: r(r"\b(?:total|overall|wall|e2e|end[\s_-]to[\s_-]end|combined|tokenization|sampling)\b"),
             key_rate: r(r"(?:\btok(?:en)?s?(?:\s*/\s*|\s+per\s+|\s)s(?:ec(?:ond)?)?\b|\btps\b|\bt/s\b|\bthroughput\b|\brate\b|\bspeed\b)"),

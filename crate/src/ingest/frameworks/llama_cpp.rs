@@ -210,6 +210,10 @@ pub struct LlamaCpp {
     gpu_build: Option<String>,
 }
 
+/// Lines between two timings blocks pasted as one under the other: a blank line, a fence, a
+/// label and another fence fit.
+const ADJACENT_BLOCKS: u64 = 8;
+
 impl LlamaCpp {
     /// Gives the held command line to the run it started: one opened at or after it.
     fn place_command(&mut self, runs: &mut RunCollector) {
@@ -500,6 +504,16 @@ impl FrameworkParser for LlamaCpp {
             }
         }
         if let Some(c) = cap_if(msg.contains("load time"), &r.load_time, msg) {
+            // The load time opens a timings block: right under a block whose run already
+            // decoded (two blocks pasted one under the other, a label between), it is the next
+            // run's. Further down, the lines between are that next run's load log, which the
+            // open run has taken; the load time then stays with them.
+            let next_block = runs.open(FW).is_some_and(|r| {
+                r.decode.is_some() && r.line_end.is_some_and(|e| at <= e + ADJACENT_BLOCKS)
+            });
+            if next_block {
+                runs.close();
+            }
             if let Some(run) = runs.open(FW) {
                 run.load_ms = num(&c[1]);
                 run.line_end = Some(at);
@@ -1003,6 +1017,26 @@ prompt eval time =     100.00 ms /    10 tokens (   10.00 ms per token,   100.00
             "the offload line is its first fact"
         );
         assert_eq!(runs[1].line_start, Some(6));
+    }
+
+    #[test]
+    fn a_timings_block_right_under_another_is_the_next_run() {
+        let block = |ms: &str| {
+            format!(
+                "llama_print_timings:        load time =    2810.52 ms
+llama_print_timings: prompt eval time =    4121.87 ms /    42 tokens (   98.14 ms per token,    10.19 tokens per second)
+llama_print_timings:        eval time =   {ms} ms /   127 runs   (  139.63 ms per token,     7.16 tokens per second)
+llama_print_timings:       total time =   21962.16 ms /   169 tokens"
+            )
+        };
+        let runs = parse(&format!(
+            "{}\n```\n\nWith Vulkan:\n```\n{}",
+            block("17733.40"),
+            block("31390.11")
+        ));
+        assert_eq!(runs.len(), 2);
+        assert_eq!(runs[1].line_start, Some(9));
+        assert_eq!(runs[1].load_ms, Some(2810.52));
     }
 
     #[test]
