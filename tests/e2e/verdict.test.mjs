@@ -189,6 +189,12 @@ const CASES = [
     numbers: [/The Vulkan path decodes slower than the CPU/, /1\.8×/],
   },
   {
+    name: 'two whisper.cpp timings blocks, one build 7× slower in encode',
+    files: ['samples/logs/whisper-two-builds-encode-gap.txt'],
+    cause: 'build',
+    numbers: [/7\.15× as long for the same encode/],
+  },
+  {
     name: 'llamafile on a Raspberry Pi 5, CPU only as asked',
     files: ['samples/logs/llamafile-pi5-cpu-only.md'],
     cause: null,
@@ -361,6 +367,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/llama-bench-vulkan-slower-than-cpu-mali.md', /Vulkan 路径的解码比 CPU 还慢/],
     ['samples/logs/llama-cuda-build-command-no-ngl.md', /构建带有 GPU 后端，但命令没有要求把层放到 GPU 上/],
     ['samples/logs/mnn-llm-opencl-thread-num-4.zh.md', /OpenCL 配置的 thread_num 为 4/],
+    ['samples/logs/whisper-two-builds-encode-gap.txt', /同样的 encode 阶段，其中一次运行耗时是另一次的 7\.15 倍/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
     await analyze(page, [file]);

@@ -8,6 +8,7 @@ mod bandwidth;
 mod bandwidth_physics;
 pub mod compare;
 pub mod compare_groups;
+mod compare_stages;
 mod counters;
 mod cpu;
 mod cpu_emulated;
@@ -259,6 +260,7 @@ const RULES: &[Rule] = &[
     rule(power_gpu_state::IDS, power_gpu_state::rule),
     rule(offload_gpu_idle::IDS, offload_gpu_idle::rule),
     rule(offload_gpu_slower::IDS, offload_gpu_slower::rule),
+    rule(compare_stages::IDS, compare_stages::rule),
     rule(offload_gpu_mode::IDS, offload_gpu_mode::rule),
     rule(power_saver_mode::IDS, power_saver_mode::rule),
 ];

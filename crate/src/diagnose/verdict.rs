@@ -138,9 +138,11 @@ impl Verdict {
 /// the verdict even where none of the finding's own texts shows them.
 pub const VERDICT_PARAMS: &[&str] = &[
     "a",
+    "a_ms",
     "a_tok_s",
     "achieved_gbps",
     "b",
+    "b_ms",
     "b_tok_s",
     "backend",
     "best_mode",
@@ -180,6 +182,7 @@ pub const VERDICT_PARAMS: &[&str] = &[
     "slower_pct",
     "smaller_quant",
     "smaller_tok_s",
+    "stage",
     "tok_s",
     "trials",
     "what",
@@ -426,6 +429,16 @@ fn estimate(f: &Finding) -> Option<Estimate> {
                 vec![("pct", param(f, "slower_pct"))],
             )
         }
+        // The faster build of the same program on the same machine.
+        "compare.stage-gap" => (
+            num(f, "ratio")?,
+            "verdict.basis.stage-gap",
+            vec![
+                ("stage", param(f, "stage")),
+                ("a_ms", param(f, "a_ms")),
+                ("b_ms", param(f, "b_ms")),
+            ],
+        ),
         // The CPU run of the same model on the same machine: the speed moving there gives.
         "offload.gpu-slower" => (
             num(f, "ratio")?,
