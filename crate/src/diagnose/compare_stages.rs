@@ -17,6 +17,8 @@ pub const IDS: &[&str] = &["compare.stage-gap"];
 
 /// A stage this much slower is a different build, not run-to-run noise.
 const SLOWER: f64 = 1.5;
+/// Runs compared per input.
+const MAX_COMPARED: usize = 16;
 
 /// The stage both runs time that says most: the encoder is whisper's heaviest pass, else the
 /// stage both spent longest in.
@@ -34,52 +36,64 @@ fn stage<'a>(a: &'a Run, b: &'a Run) -> Option<(&'a str, f64, f64)> {
 }
 
 pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
-    let staged: Vec<&Run> = ev.runs.iter().filter(|r| !r.stages.is_empty()).collect();
+    // A paste holds a handful of such runs; the first few per input are compared, so a
+    // capture of hundreds stays linear.
+    let mut per_input: Vec<(usize, Vec<&Run>)> = Vec::new();
+    for r in ev.runs.iter().filter(|r| !r.stages.is_empty()) {
+        let input = input_of(ev, r);
+        match per_input.iter_mut().find(|(i, _)| *i == input) {
+            Some((_, rs)) if rs.len() < MAX_COMPARED => rs.push(r),
+            Some(_) => {}
+            None => per_input.push((input, vec![r])),
+        }
+    }
     let mut out: Vec<Finding> = Vec::new();
-    for (i, a) in staged.iter().enumerate() {
-        for b in &staged[i + 1..] {
-            let input = input_of(ev, a);
-            if input != input_of(ev, b)
-                || a.framework != b.framework
-                || same_model(a, b) == Some(false)
-                || out.iter().any(|f| f.evidence[0].input == input)
-            {
-                continue;
+    for (input, staged) in &per_input {
+        for (i, a) in staged.iter().enumerate() {
+            for b in &staged[i + 1..] {
+                let input = *input;
+                if a.framework != b.framework
+                    || same_model(a, b) == Some(false)
+                    || out.iter().any(|f| f.evidence[0].input == input)
+                {
+                    continue;
+                }
+                let Some((name, x, y)) = stage(a, b) else {
+                    continue;
+                };
+                let (fast, slow, fast_ms, slow_ms) =
+                    if x <= y { (a, b, x, y) } else { (b, a, y, x) };
+                if slow_ms < SLOWER * fast_ms {
+                    continue;
+                }
+                let ms = |v: f64| format!("{v:.0}");
+                out.push(Finding {
+                    variant: None,
+                    id: "compare.stage-gap",
+                    severity: Severity::Warning,
+                    params: vec![
+                        ("stage", name.to_string()),
+                        ("a_ms", ms(fast_ms)),
+                        ("b_ms", ms(slow_ms)),
+                        ("ratio", fmt(slow_ms / fast_ms)),
+                    ],
+                    count: None,
+                    evidence: vec![
+                        run_ref(
+                            ev,
+                            slow,
+                            Quote::Input(format!("{name} time = {} ms", ms(slow_ms))),
+                        ),
+                        run_ref(
+                            ev,
+                            fast,
+                            Quote::Input(format!("{name} time = {} ms", ms(fast_ms))),
+                        ),
+                    ],
+                    lines: Vec::new(),
+                    lines_truncated: false,
+                });
             }
-            let Some((name, x, y)) = stage(a, b) else {
-                continue;
-            };
-            let (fast, slow, fast_ms, slow_ms) = if x <= y { (a, b, x, y) } else { (b, a, y, x) };
-            if slow_ms < SLOWER * fast_ms {
-                continue;
-            }
-            let ms = |v: f64| format!("{v:.0}");
-            out.push(Finding {
-                variant: None,
-                id: "compare.stage-gap",
-                severity: Severity::Warning,
-                params: vec![
-                    ("stage", name.to_string()),
-                    ("a_ms", ms(fast_ms)),
-                    ("b_ms", ms(slow_ms)),
-                    ("ratio", fmt(slow_ms / fast_ms)),
-                ],
-                count: None,
-                evidence: vec![
-                    run_ref(
-                        ev,
-                        slow,
-                        Quote::Input(format!("{name} time = {} ms", ms(slow_ms))),
-                    ),
-                    run_ref(
-                        ev,
-                        fast,
-                        Quote::Input(format!("{name} time = {} ms", ms(fast_ms))),
-                    ),
-                ],
-                lines: Vec::new(),
-                lines_truncated: false,
-            });
         }
     }
     out
