@@ -3,7 +3,9 @@
 PORT ?= 8080
 SHELL := /bin/bash
 
-.PHONY: serve build test setup test-setup lint test-native test-wasm test-e2e bench bench-data bench-big fuzz fuzz-long
+# `make formats`: per producer, the census rows, the rows read and tested, and the versions they span
+# (scripts/formats.py); it fails when a census names a test or sample that is not in the tree.
+.PHONY: formats serve build test setup test-setup lint test-native test-wasm test-e2e bench bench-data bench-big fuzz fuzz-long
 
 serve: build
 	@echo "tokscope: serving dist/ at http://127.0.0.1:$(PORT)/"
@@ -15,6 +17,9 @@ build:
 
 setup:
 	@scripts/setup.sh all
+
+formats:
+	@python3 scripts/formats.py
 
 test: setup test-setup lint test-native test-wasm build test-e2e fuzz
 	@echo "make test: all suites passed"
@@ -28,6 +33,8 @@ lint:
 	shellcheck -s sh scripts/tokscope-record.sh tests/record/*.sh
 	python3 scripts/check-imports.py --self-test
 	python3 scripts/check-imports.py crate/src
+	python3 scripts/formats.py --self-test
+	python3 scripts/formats.py >/dev/null
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
 	cargo clippy -p tokscope --target wasm32-unknown-unknown --all-targets --locked -- -D warnings
