@@ -5,7 +5,7 @@ SHELL := /bin/bash
 
 # `make formats`: per producer, the census rows, the rows read and tested, and the versions they span
 # (scripts/formats.py); it fails when a census names a test or sample that is not in the tree.
-.PHONY: formats serve build test setup test-setup lint test-native test-wasm test-e2e bench bench-data bench-big fuzz fuzz-long
+.PHONY: check formats serve build test setup test-setup lint test-native test-wasm test-e2e bench bench-data bench-big fuzz fuzz-long
 
 serve: build
 	@echo "tokscope: serving dist/ at http://127.0.0.1:$(PORT)/"
@@ -20,6 +20,18 @@ setup:
 
 formats:
 	@python3 scripts/formats.py
+
+# The day-to-day loop: lint (fmt, clippy on both targets, the import-cycle check, the census) and
+# the native tests with the goldens, without the browser, wasm and fuzz suites of `make test`.
+check:
+	@rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+	python3 scripts/check-imports.py crate/src
+	python3 scripts/formats.py >/dev/null
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets --locked -- -D warnings
+	cargo clippy -p tokscope --target wasm32-unknown-unknown --all-targets --locked -- -D warnings
+	cargo test --workspace --locked
+	@echo "make check: passed"
 
 test: setup test-setup lint test-native test-wasm build test-e2e fuzz
 	@echo "make test: all suites passed"

@@ -189,6 +189,13 @@ const CASES = [
     numbers: [/The Vulkan path decodes slower than the CPU/, /1\.8×/],
   },
   {
+    // "Why is it slower with more threads?": two blocks typed under `with -t 8:` and `with -t 4:`.
+    name: 'two llama.cpp timings blocks typed under thread-count headings, 8 threads slower',
+    files: ['samples/logs/llama-rk3588-threads-labelled.md'],
+    cause: 'threads',
+    numbers: [/More threads are slower/, /4\.3×/],
+  },
+  {
     name: 'two whisper.cpp timings blocks, one build 7× slower in encode',
     files: ['samples/logs/whisper-two-builds-encode-gap.txt'],
     cause: 'build',
@@ -367,6 +374,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/llama-bench-vulkan-slower-than-cpu-mali.md', /Vulkan 路径的解码比 CPU 还慢/],
     ['samples/logs/llama-cuda-build-command-no-ngl.md', /构建带有 GPU 后端，但命令没有要求把层放到 GPU 上/],
     ['samples/logs/mnn-llm-opencl-thread-num-4.zh.md', /OpenCL 配置的 thread_num 为 4/],
+    ['samples/logs/llama-rk3588-threads-labelled.md', /线程越多反而越慢/],
     ['samples/logs/whisper-two-builds-encode-gap.txt', /同样的 encode 阶段，其中一次运行耗时是另一次的 7\.15 倍/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });

@@ -209,7 +209,10 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
             }
             params.extend(lever(a));
             (IDS[0], Severity::Info)
-        } else if d.placed && of_expected < FAR_BELOW_EXPECTED {
+        } else if d.placed && of_expected < FAR_BELOW_EXPECTED && !faster_sibling(&runs, a) {
+            // A faster run of the same model beside it (a thread or build sweep) shows what
+            // this device reaches: the fastest one is judged, and the sweep's rule explains
+            // the slower ones.
             far_below = true;
             (IDS[2], Severity::Warning)
         } else {
@@ -249,6 +252,16 @@ fn slower_sibling(runs: &[Achieved], a: &Achieved) -> bool {
             && b.run.model.is_some()
             && b.run.model == a.run.model
             && b.tok_s < a.tok_s * AT_EXPECTED
+    })
+}
+
+/// Another run of the same model in the same input decodes faster than `a`.
+fn faster_sibling(runs: &[Achieved], a: &Achieved) -> bool {
+    runs.iter().any(|b| {
+        b.run.input == a.run.input
+            && b.run.model.is_some()
+            && b.run.model == a.run.model
+            && b.tok_s > a.tok_s
     })
 }
 

@@ -183,9 +183,8 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                 });
             }
         }
-        // A sweep: the same test at several thread counts. The count to beat is the fastest;
-        // the count that costs is the largest (the default most tools and users reach for).
-        let mut worst: Option<(String, u32, f64, u32, f64)> = None;
+        // A sweep: the same test at several thread counts.
+        let mut worst: Option<(String, Point, Point)> = None;
         let mut tests: Vec<&str> = run.bench.iter().map(|b| b.test.as_str()).collect();
         tests.sort_unstable();
         tests.dedup();
@@ -194,44 +193,172 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                 .bench
                 .iter()
                 .filter(|b| b.test == test)
-                .filter_map(|b| Some((b.n_threads?, b)))
+                .filter_map(|b| Some((b.n_threads?, b.tok_s, b.stddev)))
                 .collect();
-            let best = rows.iter().max_by(|a, b| a.1.tok_s.total_cmp(&b.1.tok_s));
-            let largest = rows.iter().max_by_key(|(t, _)| *t);
-            let (Some((ta, a)), Some((tb, b))) = (best, largest) else {
-                continue;
-            };
-            if tb <= ta {
-                continue;
-            }
-            // Slower by more than the noise: 5% and both deviations.
-            let noise = a.stddev.unwrap_or(0.0) + b.stddev.unwrap_or(0.0);
-            if b.tok_s < a.tok_s * 0.95 && a.tok_s - b.tok_s > noise {
-                let loss = 1.0 - b.tok_s / a.tok_s;
-                if worst.as_ref().map_or(true, |w| loss > 1.0 - w.4 / w.2) {
-                    worst = Some((test.to_string(), *ta, a.tok_s, *tb, b.tok_s));
+            if let Some((few, many)) = costly_threads(&rows) {
+                let loss = 1.0 - many.1 / few.1;
+                if worst
+                    .as_ref()
+                    .map_or(true, |w| loss > 1.0 - w.2 .1 / w.1 .1)
+                {
+                    worst = Some((test.to_string(), few, many));
                 }
             }
         }
-        if let Some((test, ta, sa, tb, sb)) = worst {
-            out.push(Finding {
-                variant: None,
-                id: "threads.sweep-slower",
-                severity: Severity::Warning,
-                params: vec![
-                    ("framework", framework_label(run)),
-                    ("test", test.clone()),
-                    ("few", ta.to_string()),
-                    ("few_tok_s", fmt(sa)),
-                    ("many", tb.to_string()),
-                    ("many_tok_s", fmt(sb)),
-                ],
-                count: None,
-                evidence: vec![run_ref(ev, run, sweep_quote(&test, (ta, sa), (tb, sb)))],
-                lines: Vec::new(),
-                lines_truncated: false,
-            });
+        if let Some((test, few, many)) = worst {
+            out.push(sweep_slower(
+                run,
+                &test,
+                few,
+                many,
+                vec![run_ref(ev, run, sweep_quote(&test, few, many))],
+            ));
         }
     }
+    out.extend(sweeps_across_runs(ev));
     out
+}
+
+/// A thread count and its speed (tok/s).
+type Point = (u32, f64);
+
+/// The thread count to beat (the fastest) and the one that costs (the largest, the default most
+/// tools and users reach for) of one test's `(threads, tok/s, stddev)` rows, when the largest is
+/// slower than the fastest by more than the noise: 5% and both deviations.
+fn costly_threads(rows: &[(u32, f64, Option<f64>)]) -> Option<(Point, Point)> {
+    let best = rows.iter().max_by(|a, b| a.1.total_cmp(&b.1))?;
+    let largest = rows.iter().max_by_key(|r| r.0)?;
+    if largest.0 <= best.0 {
+        return None;
+    }
+    let noise = best.2.unwrap_or(0.0) + largest.2.unwrap_or(0.0);
+    (largest.1 < best.1 * 0.95 && best.1 - largest.1 > noise)
+        .then_some(((best.0, best.1), (largest.0, largest.1)))
+}
+
+fn sweep_slower(
+    run: &Run,
+    test: &str,
+    few: Point,
+    many: Point,
+    evidence: Vec<super::EvidenceRef>,
+) -> Finding {
+    Finding {
+        variant: None,
+        id: "threads.sweep-slower",
+        severity: Severity::Warning,
+        params: vec![
+            ("framework", framework_label(run)),
+            ("test", test.to_string()),
+            ("few", few.0.to_string()),
+            ("few_tok_s", fmt(few.1)),
+            ("many", many.0.to_string()),
+            ("many_tok_s", fmt(many.1)),
+        ],
+        count: None,
+        evidence,
+        lines: Vec::new(),
+        lines_truncated: false,
+    }
+}
+
+/// Runs of one input that differ in their thread count alone (blocks pasted under `8 threads:`
+/// and `with -t 4:`, or one log per count): a decode sweep, as a benchmark's rows would be.
+fn sweeps_across_runs(ev: &Evidence) -> Vec<Finding> {
+    let same_setup = |a: &Run, b: &Run| {
+        a.input == b.input
+            && a.framework == b.framework
+            && a.model == b.model
+            && a.quant == b.quant
+            && a.backend == b.backend
+    };
+    let swept: Vec<&Run> = ev
+        .runs
+        .iter()
+        .filter(|r| r.bench.is_empty() && r.n_threads.is_some())
+        .filter(|r| r.decode.as_ref().and_then(|d| d.tok_s).is_some())
+        .collect();
+    let mut out = Vec::new();
+    let mut seen = vec![false; swept.len()];
+    for i in 0..swept.len() {
+        if seen[i] {
+            continue;
+        }
+        let group: Vec<&Run> = (i..swept.len())
+            .filter(|&j| same_setup(swept[i], swept[j]))
+            .inspect(|&j| seen[j] = true)
+            .map(|j| swept[j])
+            .collect();
+        let rows: Vec<_> = group
+            .iter()
+            .filter_map(|r| Some((r.n_threads?, r.decode.as_ref()?.tok_s?, None)))
+            .collect();
+        let Some((few, many)) = costly_threads(&rows) else {
+            continue;
+        };
+        let run_at = |(t, tok_s): Point| {
+            group
+                .iter()
+                .find(|r| {
+                    r.n_threads == Some(t) && r.decode.as_ref().and_then(|d| d.tok_s) == Some(tok_s)
+                })
+                .copied()
+        };
+        let (Some(fast), Some(slow)) = (run_at(few), run_at(many)) else {
+            continue;
+        };
+        let quote = sweep_quote("tg", few, many);
+        out.push(sweep_slower(
+            slow,
+            "tg",
+            few,
+            many,
+            vec![run_ref(ev, slow, quote.clone()), run_ref(ev, fast, quote)],
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::Phase;
+
+    fn run(model: &str, threads: u32, tok_s: f64, line: u64) -> Run {
+        Run {
+            input: "paste.md".into(),
+            model: Some(model.into()),
+            n_threads: Some(threads),
+            line_start: Some(line),
+            decode: Some(Phase {
+                tok_s: Some(tok_s),
+                ..Phase::default()
+            }),
+            ..Run::default()
+        }
+    }
+
+    fn sweeps(runs: Vec<Run>) -> Vec<Finding> {
+        let mut ev = Evidence::default();
+        ev.add_input("paste.md");
+        ev.runs = runs;
+        sweeps_across_runs(&ev)
+    }
+
+    #[test]
+    fn runs_of_one_model_at_two_thread_counts_are_a_sweep() {
+        let f = sweeps(vec![run("m.gguf", 8, 1.03, 1), run("m.gguf", 4, 4.41, 9)]);
+        assert_eq!(f.len(), 1);
+        let p = |k| {
+            f[0].params
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.as_str())
+        };
+        assert_eq!((p("few"), p("many")), (Some("4"), Some("8")));
+        assert_eq!(f[0].evidence.len(), 2);
+        // Two models, or more threads that are faster, are no costly sweep.
+        assert!(sweeps(vec![run("a.gguf", 8, 1.0, 1), run("b.gguf", 4, 4.4, 9)]).is_empty());
+        assert!(sweeps(vec![run("m.gguf", 8, 4.4, 1), run("m.gguf", 4, 2.5, 9)]).is_empty());
+    }
 }

@@ -417,12 +417,25 @@ impl LogParser {
                     r.model = Some(model.to_string());
                 }
             }
-            // Timings the user labelled (`CPU:` over one block, `Metal:` over the next) ran
-            // where the label says, when the lines themselves do not say.
-            for r in runs.iter_mut().filter(|r| r.backend.is_none()) {
-                if let Some(b) = r.line_start.and_then(|l| self.prose.backend_over(l)) {
-                    r.backend = Some(b.to_string());
+            // Timings the user labelled (`CPU:` over one block, `Metal:` over the next, `8
+            // threads:` over one, `with -t 4:` over the next) ran as the label says, when the
+            // lines themselves do not say. A thread count the run inherited from the block above
+            // (the collector carries set-up facts to the next block) is not its own: the label
+            // over it wins there.
+            let mut above: Option<u32> = None;
+            for r in runs.iter_mut() {
+                let own = r.n_threads;
+                if let Some(h) = r.line_start.and_then(|l| self.prose.heading_over(l)) {
+                    if let (None, Some(b)) = (&r.backend, &h.backend) {
+                        r.backend = Some(b.clone());
+                    }
+                    if let Some(t) = h.threads {
+                        if r.n_threads.is_none() || r.n_threads == above {
+                            r.n_threads = Some(t);
+                        }
+                    }
                 }
+                above = own;
             }
             ev.runs.extend(runs);
             if collected.dropped > 0 {

@@ -8,6 +8,7 @@ use crate::evidence::backend::{place_of, Place};
 use crate::evidence::memory::same_size;
 use crate::evidence::sched::{TopologyHints, APPLE_SILICON_NAMES};
 use crate::evidence::{InputId, ModeFamily, ModeLevel, PowerMode};
+use crate::ingest::frameworks::sweep_prose::thread_count;
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -177,9 +178,19 @@ pub struct ProseFacts {
     jetson: bool,
     /// The machine's memory as the text states it: (bytes, line), each distinct figure once.
     ram: Vec<(u64, u64)>,
-    /// Short headings the user typed over a pasted block that name one backend (`CPU:`, `With
-    /// Vulkan:`, `### Metal`, `纯cpu处理速度：`): (line, the backend as written).
-    backend_headings: Vec<(u64, String)>,
+    /// Short headings the user typed over a pasted block (`CPU:`, `With Vulkan:`, `### Metal`,
+    /// `纯cpu处理速度：`, `8 threads:`, `with -t 4:`) that name its backend or thread count.
+    headings: Vec<Heading>,
+}
+
+/// What a heading over a pasted block says of the run in it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Heading {
+    pub line: u64,
+    /// The one place the work ran, as written.
+    pub backend: Option<String>,
+    /// The one thread count it states.
+    pub threads: Option<u32>,
 }
 
 /// A heading is short; a longer line is a sentence about the runs, not a label over one.
@@ -188,9 +199,9 @@ const MAX_HEADINGS: usize = 32;
 /// Lines between a heading and the block it labels: a blank line and a fence line fit.
 const HEADING_REACH: u64 = 3;
 
-/// The backend a heading line names, when it is a heading (ends with a colon, or is a markdown
-/// heading or bold line) and names exactly one place the work can run.
-fn backend_heading(message: &str) -> Option<String> {
+/// What a heading line says, when it is a heading (ends with a colon, or is a markdown heading or
+/// bold line) and names one place the work ran or one thread count.
+fn heading(number: u64, message: &str) -> Option<Heading> {
     let t = message.trim();
     let heading = t.len() <= MAX_HEADING
         && (t.ends_with(':')
@@ -200,6 +211,16 @@ fn backend_heading(message: &str) -> Option<String> {
     if !heading {
         return None;
     }
+    let h = Heading {
+        line: number,
+        backend: backend_named(t),
+        threads: thread_count(t),
+    };
+    (h.backend.is_some() || h.threads.is_some()).then_some(h)
+}
+
+/// The place a heading names, when it names exactly one place the work can run.
+fn backend_named(t: &str) -> Option<String> {
     let mut named: Option<(&str, Place)> = None;
     for w in t
         .split(|c: char| !c.is_ascii_alphanumeric())
@@ -263,9 +284,9 @@ impl ProseFacts {
                 }
             }
         }
-        if self.backend_headings.len() < MAX_HEADINGS {
-            if let Some(b) = backend_heading(message) {
-                self.backend_headings.push((number, b));
+        if self.headings.len() < MAX_HEADINGS {
+            if let Some(h) = heading(number, message) {
+                self.headings.push(h);
             }
         }
         for c in model_file().captures_iter(message) {
@@ -322,14 +343,13 @@ impl ProseFacts {
         }
     }
 
-    /// The backend a heading names over a block starting at `line`: the nearest heading at most
+    /// The heading over a block starting at `line`: the nearest heading at most
     /// [`HEADING_REACH`] lines above it.
-    pub fn backend_over(&self, line: u64) -> Option<&str> {
-        self.backend_headings
+    pub fn heading_over(&self, line: u64) -> Option<&Heading> {
+        self.headings
             .iter()
             .rev()
-            .find(|(at, _)| *at < line && line - at <= HEADING_REACH)
-            .map(|(_, b)| b.as_str())
+            .find(|h| h.line < line && line - h.line <= HEADING_REACH)
     }
 
     /// The one model file the text names, if it names exactly one.
@@ -349,22 +369,39 @@ mod tests {
     fn a_heading_over_a_block_names_its_backend() {
         let (p, _) =
             read("CPU only (-ngl 0):\n```\nfigures\n```\n\nWith Vulkan (-ngl 99):\n```\nfigures");
-        assert_eq!(p.backend_over(3), Some("CPU"));
-        assert_eq!(p.backend_over(8), Some("Vulkan"));
+        let backend_over = |l| p.heading_over(l).and_then(|h| h.backend.as_deref());
+        assert_eq!(backend_over(3), Some("CPU"));
+        assert_eq!(backend_over(8), Some("Vulkan"));
         // Too far below its heading, or under a line that is a sentence or names two places.
-        assert_eq!(p.backend_over(12), None);
+        assert_eq!(backend_over(12), None);
+        let backend = |line| heading(1, line).and_then(|h| h.backend);
         for line in [
             "I ran it on the CPU and it took about ten minutes for the whole answer:",
             "CPU vs GPU:",
             "Results",
         ] {
-            assert_eq!(backend_heading(line), None, "{line}");
+            assert_eq!(backend(line), None, "{line}");
         }
+        assert_eq!(backend("Mac上使用纯cpu处理速度：").as_deref(), Some("cpu"));
+        assert_eq!(backend("### Metal").as_deref(), Some("Metal"));
+    }
+
+    #[test]
+    fn a_heading_over_a_block_names_its_thread_count() {
+        let threads = |line| heading(1, line).and_then(|h| h.threads);
+        assert_eq!(threads("with -t 4:"), Some(4));
+        assert_eq!(threads("8 threads:"), Some(8));
+        assert_eq!(threads("### --threads 16"), Some(16));
+        assert_eq!(threads("**4线程**"), Some(4));
+        let h = heading(1, "CPU, 6 threads:").expect("a heading");
+        assert_eq!((h.backend.as_deref(), h.threads), (Some("CPU"), Some(6)));
+        // Two counts, a sentence, or no colon: not a label over one block.
+        assert_eq!(threads("4 threads vs 8 threads:"), None);
         assert_eq!(
-            backend_heading("Mac上使用纯cpu处理速度：").as_deref(),
-            Some("cpu")
+            threads("I tried with 8 threads and it was much slower than I expected it to be:"),
+            None
         );
-        assert_eq!(backend_heading("### Metal").as_deref(), Some("Metal"));
+        assert_eq!(threads("with -t 4"), None);
     }
 
     fn read(text: &str) -> (ProseFacts, TopologyHints) {

@@ -208,7 +208,12 @@ pub struct LlamaCpp {
     command_threads: Option<u32>,
     /// The GPU backend a pasted build command enabled (`-DGGML_CUDA=ON`, `LLAMA_CUBLAS=1`).
     gpu_build: Option<String>,
+    /// Commands given to their runs: (line, threads, model file), for [`FrameworkParser::finish`].
+    given: Vec<(u64, Option<u32>, Option<String>)>,
 }
+
+/// Commands remembered per input: a paste holds a few.
+const MAX_COMMANDS: usize = 64;
 
 /// Lines between two timings blocks pasted as one under the other: a blank line, a fence, a
 /// label and another fence fit.
@@ -229,6 +234,10 @@ impl LlamaCpp {
     }
 
     fn give_command(&mut self, line: u64, run: &mut Run) {
+        if self.given.len() < MAX_COMMANDS {
+            self.given
+                .push((line, self.command_threads, self.command_model.clone()));
+        }
         let o = offload(run);
         o.command_line.get_or_insert(line);
         if o.gpu_build.is_none() {
@@ -432,6 +441,30 @@ fn clean_quant(s: &str) -> String {
 impl FrameworkParser for LlamaCpp {
     fn finish(&mut self, runs: &mut RunCollector) {
         self.place_command(runs);
+        // A command's threads and model fill the run it started where the log states none (a
+        // 2023 timings block pasted under `./main -m … -t 8`). Only now: set while the log is
+        // read, a model would open a second run at the log's own load line.
+        // The blocks after it with no command of their own are the next runs of the same
+        // command, as the collector carries set-up facts from one block to the next.
+        let mut command: Option<&(u64, Option<u32>, Option<String>)> = None;
+        let mut fill = |run: &mut Run| {
+            if let Some(line) = run.offload.as_ref().and_then(|o| o.command_line) {
+                command = self.given.iter().find(|g| g.0 == line);
+            }
+            if let Some((_, threads, model)) = command {
+                run.n_threads = run.n_threads.or(*threads);
+                if run.model.is_none() {
+                    run.model = model.clone();
+                }
+            }
+        };
+        runs.done
+            .iter_mut()
+            .filter(|r| r.framework == Some(FW))
+            .for_each(&mut fill);
+        if let Some(run) = runs.open(FW) {
+            fill(run);
+        }
         // A command pasted without the log it printed is still what the user ran: its options
         // (no -ngl on a GPU build, the threads) are the facts of that run.
         // The log, when there is one, states the model and threads itself, and a fact set early

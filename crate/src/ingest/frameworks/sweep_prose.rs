@@ -68,6 +68,22 @@ struct Row {
     speeds: Vec<(Ph, f64)>,
 }
 
+/// The one thread count `msg` states (`8 threads`, `-t 4`, `--threads=16`, `4线程`), if it
+/// states exactly one.
+pub fn thread_count(msg: &str) -> Option<u32> {
+    let r = re();
+    if r.threads.find_iter(msg).nth(1).is_some() {
+        return None;
+    }
+    let t = r.threads.captures(msg)?;
+    t.name("a")
+        .or_else(|| t.name("b"))?
+        .as_str()
+        .parse()
+        .ok()
+        .filter(|n| (1..=512).contains(n))
+}
+
 /// The thread count and speeds `msg` gives, when it gives both.
 fn read(msg: &str) -> Option<(u32, Vec<(Ph, f64)>)> {
     if msg.contains('|') || msg.contains('\t') || msg.len() > 300 {
