@@ -209,7 +209,11 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
             }
             params.extend(lever(a));
             (IDS[0], Severity::Info)
-        } else if d.placed && of_expected < FAR_BELOW_EXPECTED && !faster_sibling(&runs, a) {
+        } else if d.placed
+            && of_expected < FAR_BELOW_EXPECTED
+            && !faster_sibling(&runs, a)
+            && !long_context(a.run)
+        {
             // A faster run of the same model beside it (a thread or build sweep) shows what
             // this device reaches: the fastest one is judged, and the sweep's rule explains
             // the slower ones.
@@ -253,6 +257,19 @@ fn slower_sibling(runs: &[Achieved], a: &Achieved) -> bool {
             && b.run.model == a.run.model
             && b.tok_s < a.tok_s * AT_EXPECTED
     })
+}
+
+/// Context (prompt and half the generated tokens) past which the KV cache a decode step reads
+/// may rival the weights: 32K tokens of Llama 3.1 8B's cache are about 4 GiB against its 4.6 GiB
+/// of Q4 weights, and 2K tokens of a small model's cache are a tenth of it already.
+const LONG_CONTEXT: u64 = 2048;
+
+/// The weights alone undercount what each step read when the context is long, so the run may
+/// be at its ceiling while the weights' figure says it is far below.
+fn long_context(run: &Run) -> bool {
+    let prompt = run.prefill.as_ref().and_then(|p| p.tokens).unwrap_or(0);
+    let generated = run.decode.as_ref().and_then(|d| d.tokens).unwrap_or(0);
+    prompt + generated / 2 >= LONG_CONTEXT
 }
 
 /// Another run of the same model in the same input decodes faster than `a`.
@@ -517,6 +534,15 @@ mod tests {
         r.buffers_mib.insert("CPU model".into(), 70.0);
         let f = crate::diagnose::apply(rule, &ev(vec![r.clone()]));
         assert_eq!(f[0].id, "bandwidth.far-below");
+        // After a 32K-token prompt the KV cache each step reads is not in the figure.
+        let long = Run {
+            prefill: Some(crate::evidence::Phase {
+                tokens: Some(32_159),
+                ..Default::default()
+            }),
+            ..r.clone()
+        };
+        assert!(crate::diagnose::apply(rule, &ev(vec![long])).is_empty());
         // Weights on the CPU side: the card's VRAM is not what was read, and the desktop's
         // memory is unknown.
         r.buffers_mib.insert("CPU model".into(), 40_000.0);

@@ -7,6 +7,7 @@
 mod bandwidth;
 mod bandwidth_physics;
 pub mod compare;
+mod compare_builds;
 pub mod compare_groups;
 mod compare_stages;
 mod counters;
@@ -261,6 +262,7 @@ const RULES: &[Rule] = &[
     rule(offload_gpu_idle::IDS, offload_gpu_idle::rule),
     rule(offload_gpu_slower::IDS, offload_gpu_slower::rule),
     rule(compare_stages::IDS, compare_stages::rule),
+    rule(compare_builds::IDS, compare_builds::rule),
     rule(offload_gpu_mode::IDS, offload_gpu_mode::rule),
     rule(power_saver_mode::IDS, power_saver_mode::rule),
 ];

@@ -418,16 +418,19 @@ impl LogParser {
                 }
             }
             // Timings the user labelled (`CPU:` over one block, `Metal:` over the next, `8
-            // threads:` over one, `with -t 4:` over the next) ran as the label says, when the
-            // lines themselves do not say. A thread count the run inherited from the block above
-            // (the collector carries set-up facts to the next block) is not its own: the label
-            // over it wins there.
+            // threads:` over one, `with -t 4:` over the next, `b2785` over one build's) ran as
+            // the label says, when the lines themselves do not say. A thread count the run
+            // inherited from the block above (the collector carries set-up facts to the next
+            // block) is not its own: the label over it wins there.
             let mut above: Option<u32> = None;
             for r in runs.iter_mut() {
                 let own = r.n_threads;
                 if let Some(h) = r.line_start.and_then(|l| self.prose.heading_over(l)) {
                     if let (None, Some(b)) = (&r.backend, &h.backend) {
                         r.backend = Some(b.clone());
+                    }
+                    if let (None, Some(b)) = (&r.build, &h.build) {
+                        r.build = Some(b.clone());
                     }
                     if let Some(t) = h.threads {
                         if r.n_threads.is_none() || r.n_threads == above {

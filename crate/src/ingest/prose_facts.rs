@@ -191,6 +191,20 @@ pub struct Heading {
     pub backend: Option<String>,
     /// The one thread count it states.
     pub threads: Option<u32>,
+    /// The build or release it names (`b2785`, `build 3620`, `v0.6.8`, `0.7.0:`), as written.
+    pub build: Option<String>,
+}
+
+/// A build or release named alone on a heading line: llama.cpp's `b2785` tags and `build = 3620`
+/// numbers, and dotted releases (ollama `0.7.0`, `v0.6.8`).
+fn build_label() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(
+            r"(?i)^(?:#+\s*|\*\*)?(?:(?:with|on|using|in)\s+)?(?:llama\.cpp\s+|ollama\s+)?(b\d{3,5}|build\s*[=:]?\s*\d{3,5}|v\d+\.\d+(?:\.\d+)?|\d+\.\d+\.\d+)\s*(?:\*\*)?\s*[:：]?$",
+        )
+        .expect("build label pattern compiles")
+    })
 }
 
 /// A heading is short; a longer line is a sentence about the runs, not a label over one.
@@ -203,6 +217,15 @@ const HEADING_REACH: u64 = 3;
 /// bold line) and names one place the work ran or one thread count.
 fn heading(number: u64, message: &str) -> Option<Heading> {
     let t = message.trim();
+    // A build tag alone on its line labels the block under it, colon or not (`b2785`).
+    if let Some(c) = build_label().captures(t) {
+        return Some(Heading {
+            line: number,
+            backend: None,
+            threads: None,
+            build: Some(c[1].to_string()),
+        });
+    }
     let heading = t.len() <= MAX_HEADING
         && (t.ends_with(':')
             || t.ends_with('：')
@@ -215,6 +238,7 @@ fn heading(number: u64, message: &str) -> Option<Heading> {
         line: number,
         backend: backend_named(t),
         threads: thread_count(t),
+        build: None,
     };
     (h.backend.is_some() || h.threads.is_some()).then_some(h)
 }
@@ -384,6 +408,25 @@ mod tests {
         }
         assert_eq!(backend("Mac上使用纯cpu处理速度：").as_deref(), Some("cpu"));
         assert_eq!(backend("### Metal").as_deref(), Some("Metal"));
+    }
+
+    #[test]
+    fn a_heading_over_a_block_names_its_build() {
+        let build = |line| heading(1, line).and_then(|h| h.build);
+        assert_eq!(build("b2785").as_deref(), Some("b2785"));
+        assert_eq!(build("b2750:").as_deref(), Some("b2750"));
+        assert_eq!(build("0.7.0:").as_deref(), Some("0.7.0"));
+        assert_eq!(build("### llama.cpp b3620").as_deref(), Some("b3620"));
+        assert_eq!(build("with v0.6.8:").as_deref(), Some("v0.6.8"));
+        // A number alone, a sentence, or a log line is no build label.
+        for line in [
+            "1.5",
+            "12",
+            "after bisecting, b2787 is slow:",
+            "build: 5021 (a8d9f0c2) with gcc",
+        ] {
+            assert_eq!(build(line), None, "{line}");
+        }
     }
 
     #[test]
