@@ -60,7 +60,7 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
                 } else {
                     (*b, *a, y / x)
                 };
-                if ratio >= SLOWER && best.is_none_or(|(_, _, r)| ratio > r) {
+                if ratio >= SLOWER && best.map_or(true, |(_, _, r)| ratio > r) {
                     best = Some((fast, slow, ratio));
                 }
             }
