@@ -49,7 +49,7 @@ const BENIGN: &str = r"(?i)load cache file error\.?|\bfailed to allocate [\d.]+ 
 const PHRASES: &[(FailureClass, &str)] = &[
     (
         FailureClass::OutOfMemory,
-        r"(?i)\bout of (?:device |host |gpu |video )?memory\b|\boom[-_ ]?kill|\blowmemorykiller\b|std::bad_alloc|ErrorOutOf(?:Device|Host)Memory|\bcannot allocate memory\b|\bkilled process \d+|\bCL_OUT_OF_(?:HOST_MEMORY|RESOURCES)\b|\bCL_MEM_OBJECT_ALLOCATION_FAILURE\b|\bOutOfMemoryError\b|kIOGPUCommandBufferCallbackErrorOutOfMemory|\binsufficient (?:gpu )?memory\b|\brequires more (?:system |gpu )?memory\b|\b(?:failed|unable) to allocate\b[^.;]{0,60}\bbuffers?\b|\bmemory allocation failed: \d+b requested\b",
+        r"(?i)\bout of (?:device |host |gpu |video )?memory\b|\boom[-_ ]?kill|\blowmemorykiller\b|std::bad_alloc|ErrorOutOf(?:Device|Host)Memory|\bcannot allocate memory\b|\bkilled process \d+|\bCL_OUT_OF_(?:HOST_MEMORY|RESOURCES)\b|\bCL_MEM_OBJECT_ALLOCATION_FAILURE\b|\bOutOfMemoryError\b|kIOGPUCommandBufferCallbackErrorOutOfMemory|\binsufficient (?:gpu )?memory\b|\brequires more (?:system |gpu )?memory\b|\b(?:failed|unable) to allocate\b[^.;]{0,60}\bbuffers?\b|\bmemory allocation failed: \d+b requested\b|ggml_opencl: .{0,200}\berror -[456] at\b|\byou may be out of vram\b",
     ),
     (
         FailureClass::Mismatch,
@@ -128,6 +128,8 @@ pub const KEYWORDS: &[&str] = &[
     "tokenizer_model",
     "graph not ready",
     "lora on cpu",
+    "ggml_opencl",
+    "out of vram",
 ];
 
 struct Compiled {
@@ -234,6 +236,15 @@ mod tests {
             ("Out of memory: Killed process 12345 (llama-cli) total-vm:8123456kB", OutOfMemory),
             ("lowmemorykiller: Kill 'com.example.llm' (12034), uid 10123, oom_score_adj 0 to free 4123456kB", OutOfMemory),
             ("ggml_vulkan: Device memory allocation of size 4294967296 failed. ErrorOutOfDeviceMemory", OutOfMemory),
+            // ggml-opencl's CL_CHECK prints the bare code: -4, -5 and -6 are OpenCL's allocation
+            // failures, the 2023 builds' usual stop once -ngl put more layers than VRAM holds.
+            ("ggml_opencl: (mem = clCreateBuffer(context, CL_MEM_READ_WRITE, size, NULL, &err), err) error -5 at ggml-opencl.cpp:1312", OutOfMemory),
+            ("ggml_opencl: clEnqueueWriteBuffer(queue, dst, CL_TRUE, offset, size, src, 0, NULL, NULL) error -4 at /src/llama.cpp/ggml-opencl.cpp:1045", OutOfMemory),
+            ("ggml_opencl: clCreateBuffer error -6 at ggml-opencl.cpp:1290", OutOfMemory),
+            // stderr's message lands glued to the load's progress dots or the echoed prompt
+            ("llm_load_tensors: VRAM used: 3921 MB ..........ggml_opencl: clCreateBuffer(context, CL_MEM_READ_WRITE, size, NULL, &err) error -5 at ggml-opencl.cpp:1290", OutOfMemory),
+            (" Tell me about Marsggml_opencl: clCreateBuffer(context, CL_MEM_READ_WRITE, size, NULL, &err) error -4 at ggml-opencl.cpp:1290", OutOfMemory),
+            ("ggml_opencl: clCreateBuffer(context, CL_MEM_READ_WRITE, size, NULL, &err) error -4 at ggml-opencl.cpp:1290. You may be out of VRAM. Please check if you have enough.", OutOfMemory),
             ("Fatal signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0 in tid 8840 (llama-android)", Crash),
             // onnxruntime-genai asked for an EP its wheel lacks: it stops, it does not fall back.
             ("RuntimeError: DML provider requested, but the installed GenAI has not been built with DML support", Mismatch),
@@ -292,6 +303,9 @@ mod tests {
             "Missing value for key temperature, using default",
             "fopen /proc/self/maps failed",
             "vkCreateInstance failed -9",
+            // -30 is CL_INVALID_VALUE and -54 CL_INVALID_WORK_GROUP_SIZE: a bug, not memory.
+            "ggml_opencl: clEnqueueNDRangeKernel(queue, kernel, 3, NULL, global, local, 0, NULL, NULL) error -54 at ggml-opencl.cpp:1873",
+            "ggml_opencl: clSetKernelArg(kernel, 0, sizeof(cl_mem), &d_X) error -30 at ggml-opencl.cpp:1401",
         ] {
             assert_eq!(classify(msg), None, "{msg}");
         }
@@ -338,6 +352,8 @@ mod tests {
             "Fatal signal 6",
             "Traceback (most recent call last)",
             "Unable to find a valid interface",
+            "ggml_opencl: clCreateBuffer error -5 at ggml-opencl.cpp:1290",
+            "You may be out of VRAM.",
         ];
         let c = compiled();
         for p in probes {
