@@ -49,7 +49,7 @@ const BENIGN: &str = r"(?i)load cache file error\.?|\bfailed to allocate [\d.]+ 
 const PHRASES: &[(FailureClass, &str)] = &[
     (
         FailureClass::OutOfMemory,
-        r"(?i)\bout of (?:device |host |gpu |video )?memory\b|\boom[-_ ]?kill|\blowmemorykiller\b|std::bad_alloc|ErrorOutOf(?:Device|Host)Memory|\bcannot allocate memory\b|\bkilled process \d+|\bCL_OUT_OF_(?:HOST_MEMORY|RESOURCES)\b|\bCL_MEM_OBJECT_ALLOCATION_FAILURE\b|\bOutOfMemoryError\b|kIOGPUCommandBufferCallbackErrorOutOfMemory|\binsufficient (?:gpu )?memory\b|\brequires more (?:system |gpu )?memory\b|\b(?:failed|unable) to allocate\b[^.;]{0,60}\bbuffers?\b|\bmemory allocation failed: \d+b requested\b|ggml_opencl: .{0,200}\berror -[456] at\b|\byou may be out of vram\b",
+        r"(?i)\bout of (?:device |host |gpu |video )?memory\b|\boom[-_ ]?kill|\blowmemorykiller\b|std::bad_alloc|ErrorOutOf(?:Device|Host)Memory|\bcannot allocate memory\b|\bkilled process \d+|\bCL_OUT_OF_(?:HOST_MEMORY|RESOURCES)\b|\bCL_MEM_OBJECT_ALLOCATION_FAILURE\b|\bOutOfMemoryError\b|kIOGPUCommandBufferCallbackErrorOutOfMemory|\binsufficient (?:gpu )?memory\b|\brequires more (?:system |gpu )?memory\b|\b(?:failed|unable) to allocate\b[^.;]{0,60}\bbuffers?\b|\bmemory allocation failed: \d+b requested\b|ggml_opencl: .{0,200}\berror -[456] at\b|\byou may be out of vram\b|(?-i)^\s*(?:\[\d+\][+-]?\s+|\S+: line \d+:\s+\d+\s+)?Killed(?:\s{2,}\S.*)?\s*$",
     ),
     (
         FailureClass::Mismatch,
@@ -130,6 +130,7 @@ pub const KEYWORDS: &[&str] = &[
     "lora on cpu",
     "ggml_opencl",
     "out of vram",
+    "killed",
 ];
 
 struct Compiled {
@@ -245,6 +246,11 @@ mod tests {
             ("llm_load_tensors: VRAM used: 3921 MB ..........ggml_opencl: clCreateBuffer(context, CL_MEM_READ_WRITE, size, NULL, &err) error -5 at ggml-opencl.cpp:1290", OutOfMemory),
             (" Tell me about Marsggml_opencl: clCreateBuffer(context, CL_MEM_READ_WRITE, size, NULL, &err) error -4 at ggml-opencl.cpp:1290", OutOfMemory),
             ("ggml_opencl: clCreateBuffer(context, CL_MEM_READ_WRITE, size, NULL, &err) error -4 at ggml-opencl.cpp:1290. You may be out of VRAM. Please check if you have enough.", OutOfMemory),
+            // The shell's report of a SIGKILL, the kernel's OOM killer its usual sender: alone,
+            // as a job's status, or as a script's line.
+            ("Killed", OutOfMemory),
+            ("[1]+  Killed                  ./llm_demo /data/qwen2.5-3b.rkllm 512 4096", OutOfMemory),
+            ("./run.sh: line 4: 18231 Killed                  ./llama-cli -m model.gguf -ngl 99", OutOfMemory),
             ("Fatal signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0 in tid 8840 (llama-android)", Crash),
             // onnxruntime-genai asked for an EP its wheel lacks: it stops, it does not fall back.
             ("RuntimeError: DML provider requested, but the installed GenAI has not been built with DML support", Mismatch),
@@ -332,6 +338,10 @@ mod tests {
             "QNN SetupBackend failed Unable to find a valid interface for /usr/lib/libQnnHtp.so",
             "I have offloaded one layer (since I am using a GPU having 2GB VRAM I can not offload anymore without getting a CUDA out of memory error during inference)",
             "we would get a segmentation fault if the context is larger than that",
+            // "killed" inside a sentence is not the shell's report
+            "The process got killed after a while",
+            "Killed it with ctrl-c and restarted",
+            "killed",
         ] {
             assert_eq!(classify(msg), None, "{msg}");
         }
