@@ -68,6 +68,10 @@ const PHRASES: &[(FailureClass, &str)] = &[
         r"(?i)\bggml_assert\b|\bggml_abort\b|\bE[A-Z]9999\b|\binner error\b|\bcann error\b|\baclnn\w*\b[^.;]{0,80}\b(?:error|failed)\b",
     ),
     (
+        FailureClass::IllegalInstruction,
+        r"(?i)\billegal instruction\b|\bsigill\b|\btrap invalid opcode\b|\bill_illopc\b|\bfatal signal 4\b",
+    ),
+    (
         FailureClass::Crash,
         r"(?i)\bsegmentation fault\b|\bsig(?:segv|abrt|bus|ill|fpe)\b|\bfatal signal \d+|\baborted\b(?:\s*\(core dumped\))?\s*$|\bcore dumped\b|^\s*(?:\[\d+\]\s+)?\d*\s*abort\s+\S|terminate called after throwing|\bassertion\b[^.]{0,120}\bfailed\b|\bassert failed \(|\bfatal exception\b|traceback \(most recent call last\)|\bpanicked at\b|\bcheck failed\b|\bret_check failure\b|\bunhandled exception\b",
     ),
@@ -131,6 +135,8 @@ pub const KEYWORDS: &[&str] = &[
     "ggml_opencl",
     "out of vram",
     "killed",
+    "illegal instruction",
+    "invalid opcode",
 ];
 
 struct Compiled {
@@ -251,6 +257,11 @@ mod tests {
             ("Killed", OutOfMemory),
             ("[1]+  Killed                  ./llm_demo /data/qwen2.5-3b.rkllm 512 4096", OutOfMemory),
             ("./run.sh: line 4: 18231 Killed                  ./llama-cli -m model.gguf -ngl 99", OutOfMemory),
+            // The kernel's trap line, the shell's report, Go's exec error and Android's tombstone
+            ("traps: ollama-runner[2213] trap invalid opcode ip:4e0a2b sp:7ffd1c3a8f40 error:0 in ollama-runner[400000+8c2000]", IllegalInstruction),
+            ("Illegal instruction (core dumped)", IllegalInstruction),
+            ("llama.go:436: signal: illegal instruction (core dumped)", IllegalInstruction),
+            ("Fatal signal 4 (SIGILL), code 1 (ILL_ILLOPC), fault addr 0x7b2c41e8 in tid 9120 (llama-android)", IllegalInstruction),
             ("Fatal signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0 in tid 8840 (llama-android)", Crash),
             // onnxruntime-genai asked for an EP its wheel lacks: it stops, it does not fall back.
             ("RuntimeError: DML provider requested, but the installed GenAI has not been built with DML support", Mismatch),
