@@ -298,6 +298,12 @@ const CASES = [
     numbers: [/ran out of memory/],
   },
   {
+    name: 'ollama runner killed by SIGILL on a CPU without AVX',
+    files: ['samples/logs/ollama-sigill-no-avx.txt'],
+    cause: 'failed',
+    numbers: [/illegal instruction/],
+  },
+  {
     name: 'a healthy run',
     files: ['samples/traces/healthy.perf.txt'],
     cause: null,
@@ -390,6 +396,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/whisper-two-builds-encode-gap.txt', /同样的 encode 阶段，其中一次运行耗时是另一次的 7\.15 倍/],
     ['samples/logs/llama-opencl-clcreatebuffer-oom.log', /进程内存耗尽或因此被杀/],
     ['samples/logs/android-lmkd-killed-loading.logcat.txt', /进程内存耗尽或因此被杀/],
+    ['samples/logs/ollama-sigill-no-avx.txt', /进程执行了非法指令/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
     await analyze(page, [file]);
