@@ -286,6 +286,24 @@ const CASES = [
     numbers: [/ran out of memory/],
   },
   {
+    name: 'a CLBlast clCreateBuffer error -5 after offloading most layers',
+    files: ['samples/logs/llama-opencl-clcreatebuffer-oom.log'],
+    cause: 'failed',
+    numbers: [/ran out of memory/],
+  },
+  {
+    name: "the shell's bare Killed while an Android model loads",
+    files: ['samples/logs/android-lmkd-killed-loading.logcat.txt'],
+    cause: 'failed',
+    numbers: [/ran out of memory/],
+  },
+  {
+    name: 'ollama runner killed by SIGILL on a CPU without AVX',
+    files: ['samples/logs/ollama-sigill-no-avx.txt'],
+    cause: 'failed',
+    numbers: [/illegal instruction/],
+  },
+  {
     name: 'a healthy run',
     files: ['samples/traces/healthy.perf.txt'],
     cause: null,
@@ -376,6 +394,9 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/mnn-llm-opencl-thread-num-4.zh.md', /OpenCL 配置的 thread_num 为 4/],
     ['samples/logs/llama-rk3588-threads-labelled.md', /线程越多反而越慢/],
     ['samples/logs/whisper-two-builds-encode-gap.txt', /同样的 encode 阶段，其中一次运行耗时是另一次的 7\.15 倍/],
+    ['samples/logs/llama-opencl-clcreatebuffer-oom.log', /进程内存耗尽或因此被杀/],
+    ['samples/logs/android-lmkd-killed-loading.logcat.txt', /进程内存耗尽或因此被杀/],
+    ['samples/logs/ollama-sigill-no-avx.txt', /进程执行了非法指令/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
     await analyze(page, [file]);

@@ -15,7 +15,7 @@
 use super::run_facts::{framework_label, is_repack, run_ref};
 use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
-use crate::evidence::{Evidence, Framework, NoGpu, Offload, Run};
+use crate::evidence::{Evidence, FailureClass, Framework, NoGpu, Offload, Run};
 use crate::views::Views;
 
 pub const IDS: &[&str] = &["offload.gpu-unused", "offload.partial"];
@@ -348,6 +348,16 @@ fn placement(run: &Run) -> Placement {
     }
 }
 
+/// The run's input says it ran out of memory: then the layers on the GPU were already too many.
+fn ran_out_of_memory(ev: &Evidence, run: &Run) -> bool {
+    let Some(input) = ev.inputs.iter().position(|i| i.name == run.input) else {
+        return false;
+    };
+    ev.failures
+        .iter()
+        .any(|f| f.input == input && f.class == FailureClass::OutOfMemory)
+}
+
 pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     let mut out = Vec::new();
     for run in &ev.runs {
@@ -384,6 +394,11 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
                 variant,
                 extra,
             } => {
+                // Advising more layers on a GPU whose memory just ran out would be harmful;
+                // run.failed asks for a smaller footprint instead.
+                if ran_out_of_memory(ev, run) {
+                    continue;
+                }
                 params.push(("cpu_share", pct(cpu_share)));
                 params.extend(extra);
                 if discrete(run) {
@@ -494,6 +509,25 @@ mod tests {
         );
         let f = crate::diagnose::apply(rule, &igpu);
         assert_eq!(f[0].param("bw_ratio"), None, "shared memory: unsized");
+    }
+
+    #[test]
+    fn a_split_that_ran_out_of_memory_is_not_told_to_offload_more() {
+        let mut ev = with(
+            &["QUALCOMM Adreno(TM)"],
+            &[("OpenCL0 model", 3900.0), ("CPU model", 70.0)],
+            layers(32, 33),
+        );
+        ev.failures.push(crate::evidence::FailureLine {
+            input: 0,
+            line: 23,
+            class: FailureClass::OutOfMemory,
+            text: "ggml_opencl: clCreateBuffer error -5 at ggml-opencl.cpp:1312".into(),
+        });
+        assert!(crate::diagnose::apply(rule, &ev).is_empty());
+        // A crash of another kind leaves the placement advice standing.
+        ev.failures[0].class = FailureClass::Crash;
+        assert_eq!(crate::diagnose::apply(rule, &ev)[0].id, "offload.partial");
     }
 
     #[test]

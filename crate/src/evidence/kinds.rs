@@ -184,6 +184,9 @@ pub enum FailureClass {
     /// An inference library stopped on its own check: `GGML_ASSERT`, `ggml_abort`, an SDK's
     /// error code (CANN `EZ9999`). Its message names what failed.
     Abort,
+    /// SIGILL: the build uses CPU instructions this CPU lacks (AVX on an old Xeon, i8mm on an
+    /// older ARM core). Ahead of a crash: it names which fix applies.
+    IllegalInstruction,
     /// The process died: a signal, an abort, an uncaught exception, a failed assertion.
     Crash,
 }
@@ -197,6 +200,7 @@ impl FailureClass {
             FailureClass::Load => "load",
             FailureClass::Config => "config",
             FailureClass::Abort => "abort",
+            FailureClass::IllegalInstruction => "sigill",
         }
     }
 }

@@ -49,7 +49,7 @@ const BENIGN: &str = r"(?i)load cache file error\.?|\bfailed to allocate [\d.]+ 
 const PHRASES: &[(FailureClass, &str)] = &[
     (
         FailureClass::OutOfMemory,
-        r"(?i)\bout of (?:device |host |gpu |video )?memory\b|\boom[-_ ]?kill|\blowmemorykiller\b|std::bad_alloc|ErrorOutOf(?:Device|Host)Memory|\bcannot allocate memory\b|\bkilled process \d+|\bCL_OUT_OF_(?:HOST_MEMORY|RESOURCES)\b|\bCL_MEM_OBJECT_ALLOCATION_FAILURE\b|\bOutOfMemoryError\b|kIOGPUCommandBufferCallbackErrorOutOfMemory|\binsufficient (?:gpu )?memory\b|\brequires more (?:system |gpu )?memory\b|\b(?:failed|unable) to allocate\b[^.;]{0,60}\bbuffers?\b|\bmemory allocation failed: \d+b requested\b",
+        r"(?i)\bout of (?:device |host |gpu |video )?memory\b|\boom[-_ ]?kill|\blowmemorykiller\b|std::bad_alloc|ErrorOutOf(?:Device|Host)Memory|\bcannot allocate memory\b|\bkilled process \d+|\bCL_OUT_OF_(?:HOST_MEMORY|RESOURCES)\b|\bCL_MEM_OBJECT_ALLOCATION_FAILURE\b|\bOutOfMemoryError\b|kIOGPUCommandBufferCallbackErrorOutOfMemory|\binsufficient (?:gpu )?memory\b|\brequires more (?:system |gpu )?memory\b|\b(?:failed|unable) to allocate\b[^.;]{0,60}\bbuffers?\b|\bmemory allocation failed: \d+b requested\b|ggml_opencl: .{0,200}\berror -[456] at\b|\byou may be out of vram\b|(?-i)^\s*(?:\[\d+\][+-]?\s+|\S+: line \d+:\s+\d+\s+)?Killed(?:\s{2,}\S.*)?\s*$",
     ),
     (
         FailureClass::Mismatch,
@@ -66,6 +66,10 @@ const PHRASES: &[(FailureClass, &str)] = &[
     (
         FailureClass::Abort,
         r"(?i)\bggml_assert\b|\bggml_abort\b|\bE[A-Z]9999\b|\binner error\b|\bcann error\b|\baclnn\w*\b[^.;]{0,80}\b(?:error|failed)\b",
+    ),
+    (
+        FailureClass::IllegalInstruction,
+        r"(?i)\billegal instruction\b|\bsigill\b|\btrap invalid opcode\b|\bill_illopc\b|\bfatal signal 4\b",
     ),
     (
         FailureClass::Crash,
@@ -128,6 +132,11 @@ pub const KEYWORDS: &[&str] = &[
     "tokenizer_model",
     "graph not ready",
     "lora on cpu",
+    "ggml_opencl",
+    "out of vram",
+    "killed",
+    "illegal instruction",
+    "invalid opcode",
 ];
 
 struct Compiled {
@@ -234,6 +243,25 @@ mod tests {
             ("Out of memory: Killed process 12345 (llama-cli) total-vm:8123456kB", OutOfMemory),
             ("lowmemorykiller: Kill 'com.example.llm' (12034), uid 10123, oom_score_adj 0 to free 4123456kB", OutOfMemory),
             ("ggml_vulkan: Device memory allocation of size 4294967296 failed. ErrorOutOfDeviceMemory", OutOfMemory),
+            // ggml-opencl's CL_CHECK prints the bare code: -4, -5 and -6 are OpenCL's allocation
+            // failures, the 2023 builds' usual stop once -ngl put more layers than VRAM holds.
+            ("ggml_opencl: (mem = clCreateBuffer(context, CL_MEM_READ_WRITE, size, NULL, &err), err) error -5 at ggml-opencl.cpp:1312", OutOfMemory),
+            ("ggml_opencl: clEnqueueWriteBuffer(queue, dst, CL_TRUE, offset, size, src, 0, NULL, NULL) error -4 at /src/llama.cpp/ggml-opencl.cpp:1045", OutOfMemory),
+            ("ggml_opencl: clCreateBuffer error -6 at ggml-opencl.cpp:1290", OutOfMemory),
+            // stderr's message lands glued to the load's progress dots or the echoed prompt
+            ("llm_load_tensors: VRAM used: 3921 MB ..........ggml_opencl: clCreateBuffer(context, CL_MEM_READ_WRITE, size, NULL, &err) error -5 at ggml-opencl.cpp:1290", OutOfMemory),
+            (" Tell me about Marsggml_opencl: clCreateBuffer(context, CL_MEM_READ_WRITE, size, NULL, &err) error -4 at ggml-opencl.cpp:1290", OutOfMemory),
+            ("ggml_opencl: clCreateBuffer(context, CL_MEM_READ_WRITE, size, NULL, &err) error -4 at ggml-opencl.cpp:1290. You may be out of VRAM. Please check if you have enough.", OutOfMemory),
+            // The shell's report of a SIGKILL, the kernel's OOM killer its usual sender: alone,
+            // as a job's status, or as a script's line.
+            ("Killed", OutOfMemory),
+            ("[1]+  Killed                  ./llm_demo /data/qwen2.5-3b.rkllm 512 4096", OutOfMemory),
+            ("./run.sh: line 4: 18231 Killed                  ./llama-cli -m model.gguf -ngl 99", OutOfMemory),
+            // The kernel's trap line, the shell's report, Go's exec error and Android's tombstone
+            ("traps: ollama-runner[2213] trap invalid opcode ip:4e0a2b sp:7ffd1c3a8f40 error:0 in ollama-runner[400000+8c2000]", IllegalInstruction),
+            ("Illegal instruction (core dumped)", IllegalInstruction),
+            ("llama.go:436: signal: illegal instruction (core dumped)", IllegalInstruction),
+            ("Fatal signal 4 (SIGILL), code 1 (ILL_ILLOPC), fault addr 0x7b2c41e8 in tid 9120 (llama-android)", IllegalInstruction),
             ("Fatal signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0 in tid 8840 (llama-android)", Crash),
             // onnxruntime-genai asked for an EP its wheel lacks: it stops, it does not fall back.
             ("RuntimeError: DML provider requested, but the installed GenAI has not been built with DML support", Mismatch),
@@ -292,6 +320,9 @@ mod tests {
             "Missing value for key temperature, using default",
             "fopen /proc/self/maps failed",
             "vkCreateInstance failed -9",
+            // -30 is CL_INVALID_VALUE and -54 CL_INVALID_WORK_GROUP_SIZE: a bug, not memory.
+            "ggml_opencl: clEnqueueNDRangeKernel(queue, kernel, 3, NULL, global, local, 0, NULL, NULL) error -54 at ggml-opencl.cpp:1873",
+            "ggml_opencl: clSetKernelArg(kernel, 0, sizeof(cl_mem), &d_X) error -30 at ggml-opencl.cpp:1401",
         ] {
             assert_eq!(classify(msg), None, "{msg}");
         }
@@ -318,6 +349,10 @@ mod tests {
             "QNN SetupBackend failed Unable to find a valid interface for /usr/lib/libQnnHtp.so",
             "I have offloaded one layer (since I am using a GPU having 2GB VRAM I can not offload anymore without getting a CUDA out of memory error during inference)",
             "we would get a segmentation fault if the context is larger than that",
+            // "killed" inside a sentence is not the shell's report
+            "The process got killed after a while",
+            "Killed it with ctrl-c and restarted",
+            "killed",
         ] {
             assert_eq!(classify(msg), None, "{msg}");
         }
@@ -338,6 +373,8 @@ mod tests {
             "Fatal signal 6",
             "Traceback (most recent call last)",
             "Unable to find a valid interface",
+            "ggml_opencl: clCreateBuffer error -5 at ggml-opencl.cpp:1290",
+            "You may be out of VRAM.",
         ];
         let c = compiled();
         for p in probes {
