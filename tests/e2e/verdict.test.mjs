@@ -274,6 +274,18 @@ const CASES = [
     numbers: [/power-saving performance state/],
   },
   {
+    name: 'an nvidia-smi loop at P3, a model loaded and 31% busy (partial offload)',
+    files: ['samples/system/nvidia-smi-l-p3-partial-offload.txt'],
+    cause: 'power',
+    numbers: [/kept in a power-saving performance state/],
+  },
+  {
+    name: 'two labelled ollama ps rows, the newer version 17% on the CPU',
+    files: ['samples/logs/ollama-ps-labelled-versions.md'],
+    cause: 'build',
+    numbers: [/Only part of the model is on the GPU/, /38\.1 tok\/s/],
+  },
+  {
     name: 'a bandwidth-bound healthy run',
     files: ['samples/logs/llama-metal-m2pro-bandwidth-bound.log'],
     cause: null,
@@ -375,6 +387,8 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/llama-cuda-build-command-no-ngl.md', /构建带有 GPU 后端，但命令没有要求把层放到 GPU 上/],
     ['samples/logs/mnn-llm-opencl-thread-num-4.zh.md', /OpenCL 配置的 thread_num 为 4/],
     ['samples/logs/llama-rk3588-threads-labelled.md', /线程越多反而越慢/],
+    ['samples/logs/ollama-ps-labelled-versions.md', /只有部分模型在 GPU 上/],
+    ['samples/system/nvidia-smi-l-p3-partial-offload.txt', /装载着模型的 GPU 被保持在省电的性能状态/],
     ['samples/logs/whisper-two-builds-encode-gap.txt', /同样的 encode 阶段，其中一次运行耗时是另一次的 7\.15 倍/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
