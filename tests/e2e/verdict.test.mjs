@@ -286,6 +286,12 @@ const CASES = [
     numbers: [/Only part of the model is on the GPU/, /38\.1 tok\/s/],
   },
   {
+    name: 'a vllm-mlx completion line with no phase word is the decode speed',
+    files: ['samples/logs/vllm-mlx-server-chat-completion.md'],
+    cause: null,
+    numbers: [/11\.5 tok\/s/],
+  },
+  {
     name: 'a bandwidth-bound healthy run',
     files: ['samples/logs/llama-metal-m2pro-bandwidth-bound.log'],
     cause: null,
@@ -389,6 +395,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/llama-rk3588-threads-labelled.md', /线程越多反而越慢/],
     ['samples/logs/ollama-ps-labelled-versions.md', /只有部分模型在 GPU 上/],
     ['samples/system/nvidia-smi-l-p3-partial-offload.txt', /装载着模型的 GPU 被保持在省电的性能状态/],
+    ['samples/logs/vllm-mlx-server-chat-completion.md', /解码 11\.5 tok\/s/],
     ['samples/logs/whisper-two-builds-encode-gap.txt', /同样的 encode 阶段，其中一次运行耗时是另一次的 7\.15 倍/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
