@@ -328,6 +328,10 @@ pub struct Run {
     /// The row's trial number in a table of repeated runs (as numbered, else its position).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trial: Option<u32>,
+    /// The user's own name for the run, typed before its line (`0.7.0: gemma3:27b …`,
+    /// `before: …`): what tells two pasted rows of one model apart.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
     /// The temperature the row states, °C.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub temp_c: Option<f64>,

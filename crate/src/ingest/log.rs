@@ -432,6 +432,9 @@ impl LogParser {
                     if let (None, Some(b)) = (&r.build, &h.build) {
                         r.build = Some(b.clone());
                     }
+                    if let (None, Some(l)) = (&r.label, &h.label) {
+                        r.label = Some(l.clone());
+                    }
                     if let Some(t) = h.threads {
                         if r.n_threads.is_none() || r.n_threads == above {
                             r.n_threads = Some(t);
@@ -485,6 +488,18 @@ mod tests {
         s.finish(&mut |l| p.line(l, &mut ev));
         p.finish(&mut ev);
         ev
+    }
+
+    #[test]
+    fn a_version_heading_names_the_timings_under_it() {
+        // ollama #10746's shape: each `--verbose` block under the version it ran on.
+        let ev = parse(
+            "v.md",
+            "**0.7.0:**\neval count:           74 token(s)\neval duration:        5.657106746s\neval rate:            **13.08 tokens/s**\n\n**0.6.8:**\neval count:           63 token(s)\neval duration:        1.748827692s\neval rate:            **36.02 tokens/s**",
+            false,
+        );
+        let labels: Vec<_> = ev.runs.iter().map(|r| r.label.as_deref()).collect();
+        assert_eq!(labels, vec![Some("0.7.0"), Some("0.6.8")], "{:#?}", ev.runs);
     }
 
     #[test]

@@ -193,6 +193,9 @@ pub struct Heading {
     pub threads: Option<u32>,
     /// The build or release it names (`b2785`, `build 3620`, `v0.6.8`, `0.7.0:`), as written.
     pub build: Option<String>,
+    /// A version the heading is, and nothing else (`**0.7.0:**`, `### v0.6.8`): the user's name
+    /// for the run under it.
+    pub label: Option<String>,
 }
 
 /// A build or release named alone on a heading line: llama.cpp's `b2785` tags and `build = 3620`
@@ -205,6 +208,20 @@ fn build_label() -> &'static Regex {
         )
         .expect("build label pattern compiles")
     })
+}
+
+/// The version a heading is, when it is only a version: `0.7.0`, `v0.6.8`.
+fn version_label(t: &str) -> Option<String> {
+    let core = t
+        .trim_start_matches(['#', '*', ' '])
+        .trim_end_matches(['*', ':', '：', ' ']);
+    let digits = core.strip_prefix('v').unwrap_or(core);
+    let parts: Vec<&str> = digits.split('.').collect();
+    let version = (2..=4).contains(&parts.len())
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.len() <= 4 && p.bytes().all(|b| b.is_ascii_digit()));
+    version.then(|| core.to_string())
 }
 
 /// A heading is short; a longer line is a sentence about the runs, not a label over one.
@@ -224,6 +241,7 @@ fn heading(number: u64, message: &str) -> Option<Heading> {
             backend: None,
             threads: None,
             build: Some(c[1].to_string()),
+            label: version_label(t),
         });
     }
     let heading = t.len() <= MAX_HEADING
@@ -239,8 +257,9 @@ fn heading(number: u64, message: &str) -> Option<Heading> {
         backend: backend_named(t),
         threads: thread_count(t),
         build: None,
+        label: version_label(t),
     };
-    (h.backend.is_some() || h.threads.is_some()).then_some(h)
+    (h.backend.is_some() || h.threads.is_some() || h.label.is_some()).then_some(h)
 }
 
 /// The place a heading names, when it names exactly one place the work can run.
@@ -427,6 +446,18 @@ mod tests {
         ] {
             assert_eq!(build(line), None, "{line}");
         }
+    }
+
+    #[test]
+    fn a_heading_that_is_a_version_labels_the_run_under_it() {
+        let label = |line| heading(1, line).and_then(|h| h.label);
+        assert_eq!(label("**0.7.0:**").as_deref(), Some("0.7.0"));
+        assert_eq!(label("### v0.6.8").as_deref(), Some("v0.6.8"));
+        // A sentence, a date, a bare number or a version inside words is not a label.
+        assert_eq!(label("Version 0.7.0 is 3 times slower:"), None);
+        assert_eq!(label("2025-05-14:"), None);
+        assert_eq!(label("12:"), None);
+        assert_eq!(label("## 1.2.3.4.5"), None);
     }
 
     #[test]

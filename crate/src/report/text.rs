@@ -93,6 +93,9 @@ fn render_runs(report: &Report, out: &mut String) {
     for r in &report.runs {
         let t = |key: &str, params: &[(&str, &str)]| catalogue::text(lang, key, params);
         let mut parts: Vec<String> = Vec::new();
+        if let Some(l) = &r.label {
+            parts.push(t("ui.run.label", &[("label", l)]));
+        }
         if let Some(q) = &r.quant {
             parts.push(q.clone());
         }

@@ -15,6 +15,14 @@
 //! - Token counts next to a phase word (`prompt eval count: 26 token(s)`, `prompt_tokens=128`)
 //!   are kept for the next timing of that phase.
 //!
+//! - A speed with no phase word at all is decode only where the line says the model produced
+//!   it (`getting 0.72 tokens per second`, `generates at 12 tok/s`) or gives the count and time
+//!   it is the rate of (`Chat completion: 2590 tokens in 59.64s (43.4 tok/s)`, the figures
+//!   agreeing): users quote the generation speed, as the prose sweep reader assumes. It must be
+//!   the line's only speed, in a line that names no prompt, total, throughput or many requests
+//!   (a benchmark's aggregate), and it is kept only when nothing else in the input gives decode:
+//!   a labelled figure always wins.
+//!
 //! The run gets the framework the sniffer found, or `unknown`.
 
 use super::json_block::Doc;
@@ -64,6 +72,14 @@ struct Re {
     key_time: Regex,
     count_label: Regex,
     count_before: Regex,
+    /// A verb saying the model produced the figure that follows.
+    produced: Regex,
+    /// `2590 tokens in 59.64s (43.4 tok/s)`.
+    count_time_rate: Regex,
+    /// Words of a many-request benchmark or of the input side.
+    aggregate: Regex,
+    /// Words of a figure hoped for, denied or quoted from elsewhere, not measured.
+    hoped: Regex,
 }
 
 fn re() -> &'static Re {
@@ -93,6 +109,10 @@ fn re() -> &'static Re {
             key_time: r(r"\b(?P<u>ms|us|s|sec|seconds|milliseconds)\b"),
             count_label: r(r"\b(?:count|tokens?|length|len)\b[\x22'\s]*[:=|]?[\x22'\s(]*$"),
             count_before: r(r"(?P<n>\d+)\s*(?:\w+\s+)?tokens?\b"),
+            produced: r(r"\b(?:getting|gets|got|get|giving|gives|gave|generates|generating|producing|produces|outputs|outputting|writes|writing|answers|responds|runs\s+at|running\s+at)\b"),
+            count_time_rate: r(r"(?x)\b(?P<n>\d+)\s+tok(?:en)?s?\s+in\s+(?P<t>\d+(?:\.\d+)?)\s*(?P<u>ms|s|sec|seconds)\b[\s,(]*(?P<r>\d+(?:\.\d+)?)\s*(?:tok(?:en)?s?\s*/\s*s|t/s|tps)\b"),
+            aggregate: r(r"\b(?:requests?|req/s|batch(?:es)?|concurren\w*|parallel|aggregate|users|clients|input)\b"),
+            hoped: r(r"(?:\bnot\b|n't\b|\bclaim\w*|\bexpect\w*|\bshould\b|\badvertis\w*|\bsupposed\b|\bpromis\w*|\bcould\b|\bwould\b|\bhop(?:e|ed|ing)\b|\btarget\w*)"),
         }
     })
 }
@@ -183,6 +203,62 @@ pub struct GenericTimings {
     framework: Framework,
     /// Token counts read before their timing: prefill, decode.
     pending: [Option<u64>; 2],
+    /// Speeds with no phase word that read as decode, held until the input ends: (line, tok/s,
+    /// tokens).
+    unlabelled: Vec<(u64, f64, Option<u64>)>,
+}
+
+/// Unlabelled speeds kept per input: a paste quotes a few, never a table of them.
+const MAX_UNLABELLED: usize = 8;
+
+/// The one speed a line with no phase word gives for decode, when it says the model produced it
+/// or gives the count and time it is the rate of: (tok/s, tokens).
+fn unlabelled_decode(msg: &str) -> Option<(f64, Option<u64>)> {
+    let r = re();
+    let lower = msg.to_ascii_lowercase();
+    let keyed = lower.replace('_', " ");
+    if r.phase.is_match(&keyed)
+        || r.mixed.is_match(&keyed)
+        || r.aggregate.is_match(&keyed)
+        || r.hoped.is_match(&keyed)
+    {
+        return None;
+    }
+    if keyed.contains("throughput") || keyed.contains("ms/tok") || keyed.contains("per token") {
+        return None;
+    }
+    let mut rates = r
+        .value
+        .captures_iter(&lower)
+        .filter(|c| c.name("rate").is_some())
+        .filter_map(|c| {
+            c.name("num")
+                .and_then(|n| num(n.as_str()).map(|v| (n.start(), v)))
+        });
+    let (at, v) = rates.next()?;
+    if rates.next().is_some() || v <= 0.0 {
+        return None;
+    }
+    // `~3 tok/s`: a rough figure, as the phase-word reader takes it.
+    if lower[..at].trim_end().ends_with(['~', '≈']) {
+        return None;
+    }
+    if let Some(c) = r.count_time_rate.captures(&lower) {
+        let n: f64 = c["n"].parse().ok()?;
+        let t = ms_of(c["t"].parse().ok()?, &c["u"]) / 1000.0;
+        let rate: f64 = c["r"].parse().ok()?;
+        // The rate is of those tokens over that time, or the three are not one measurement.
+        if t > 0.0 && (n / t - rate).abs() <= 0.1 * rate && (rate - v).abs() < 1e-9 {
+            return Some((v, Some(n as u64)));
+        }
+        return None;
+    }
+    // The verb must come before the figure, in its clause.
+    let before = &lower[..at];
+    let clause = before
+        .rfind(['.', ';', '!', '?'])
+        .map_or(before, |i| &before[i..]);
+    r.produced.is_match(clause).then_some((v, None))
 }
 
 impl GenericTimings {
@@ -190,6 +266,7 @@ impl GenericTimings {
         GenericTimings {
             framework: framework.unwrap_or(Framework::Unknown),
             pending: [None; 2],
+            unlabelled: Vec::new(),
         }
     }
 }
@@ -412,7 +489,27 @@ impl FrameworkParser for GenericTimings {
             return;
         }
         let said = read(msg);
+        if !said.iter().any(Said::timed) && self.unlabelled.len() < MAX_UNLABELLED {
+            if let Some((v, tokens)) = unlabelled_decode(msg) {
+                self.unlabelled.push((at, v, tokens));
+            }
+        }
         self.apply(said, at, runs);
+    }
+
+    fn finish(&mut self, runs: &mut RunCollector) {
+        if runs.any_decode() {
+            return;
+        }
+        for (at, v, tokens) in self.unlabelled.drain(..) {
+            runs.close();
+            runs.phase(
+                self.framework,
+                at,
+                PhaseKind::Decode,
+                phase(tokens, None, None, Some(v)),
+            );
+        }
     }
 
     fn doc(&mut self, doc: &Doc, runs: &mut RunCollector) {
@@ -463,6 +560,64 @@ mod tests {
 
     fn one(msg: &str) -> [Said; 2] {
         read(msg)
+    }
+
+    #[test]
+    fn an_unlabelled_speed_the_model_produced_is_decode() {
+        assert_eq!(
+            unlabelled_decode("In the 1.12.2 update, I'm getting 0.72 tokens per second"),
+            Some((0.72, None))
+        );
+        assert_eq!(
+            unlabelled_decode(
+                "INFO:vllm_mlx.routes.chat:Chat completion: 2590 tokens in 59.64s (43.4 tok/s)"
+            ),
+            Some((43.4, Some(2590)))
+        );
+        assert_eq!(
+            unlabelled_decode("on the Pi it runs at 1.8 t/s"),
+            Some((1.8, None))
+        );
+        for line in [
+            // No verb of producing, or the verb after the figure's clause.
+            "qwen2.5 7b q4: 12.3 tok/s",
+            "12.3 tok/s. I am getting worried",
+            // A figure hoped for, denied or claimed, not measured.
+            "it's not giving the claimed 101 tok/second for short one",
+            "I expected to be getting 50 tok/s",
+            // Prompt, total, throughput, many requests: not one completion's generation.
+            "getting 250 tokens per second on the prompt",
+            "getting 900 tok/s total over 32 requests",
+            "getting 310 tok/s throughput with batch 8",
+            // A rough figure.
+            "the .pte runs at ~3 tok/s on a Pixel 8",
+            // Two speeds: which is which is not said.
+            "getting 12 tok/s on the GPU and 3 tok/s on the CPU",
+            // Count, time and rate that do not agree are not one measurement.
+            "Chat completion: 2590 tokens in 59.64s (12.0 tok/s)",
+        ] {
+            assert_eq!(unlabelled_decode(line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn an_unlabelled_speed_counts_only_where_nothing_else_gives_decode() {
+        let runs = crate::ingest::frameworks::test_support::runs(
+            "Phone: Poco X6 Pro, 12 GB\nNow I'm getting 0.72 tokens per second.",
+            true,
+        );
+        assert_eq!(runs.len(), 1, "{runs:#?}");
+        assert_eq!(runs[0].decode.as_ref().and_then(|d| d.tok_s), Some(0.72));
+        // A labelled decode figure in the same input wins; the unlabelled one is not added.
+        let runs = crate::ingest::frameworks::test_support::runs(
+            "eval rate: 9.5 tokens/s\nwith the old build I was getting 14 tokens per second",
+            true,
+        );
+        let decodes: Vec<_> = runs
+            .iter()
+            .filter_map(|r| r.decode.as_ref().and_then(|d| d.tok_s))
+            .collect();
+        assert_eq!(decodes, vec![9.5]);
     }
 
     #[test]

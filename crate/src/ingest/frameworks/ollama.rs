@@ -17,6 +17,8 @@
 //!
 //! `ollama ps` prints `NAME ID SIZE PROCESSOR [CONTEXT] UNTIL`, the processor as `100% GPU`,
 //! `100% CPU` or `48%/52% CPU/GPU` (the model's bytes in system RAM against VRAM).
+//! Users paste its rows under their own label to compare versions or settings (`0.7.0: …`):
+//! the label names the run.
 
 use super::llama_cpp::{offload, quote_placement};
 use super::runs::{num, RunCollector};
@@ -40,8 +42,11 @@ fn re() -> &'static Re {
     R.get_or_init(|| {
         let r = |p: &str| Regex::new(p).expect("ollama pattern compiles");
         Re {
+            // A pasted row may carry the user's short label before it (`0.7.0: `, `before: `,
+            // `v0.6.8 -> `, `**new:** `). The label must end in a separator and a space, so the
+            // `name:tag` of an unlabelled row is never taken for one.
             ps_row: r(
-                r"^\s*(\S+)\s+([0-9a-f]{12})\s+([\d.]+\s*[KMGT]?B)\s+(100% GPU|100% CPU|(\d+)%/(\d+)% CPU/GPU)(?:\s|$)",
+                r"^\s*(?:\**([\w.+-]{1,24})(?:\s*(?:->|=>|→)|:\**\s|：)\**\s*)?(\S+)\s+([0-9a-f]{12})\s+([\d.]+\s*[KMGT]?B)\s+(100% GPU|100% CPU|(\d+)%/(\d+)% CPU/GPU)(?:\s|$)",
             ),
             bytes: r(r"([\d.]+)\s*([KMGT]i?B|B)\b"),
         }
@@ -277,8 +282,9 @@ impl Ollama {
         };
         runs.boundary(FW, at, |_| true);
         let run = runs.run(FW, at);
-        run.model = Some(c[1].to_string());
-        let cpu_pct = match (&c[4], c.get(5)) {
+        run.label = c.get(1).map(|l| l.as_str().to_string());
+        run.model = Some(c[2].to_string());
+        let cpu_pct = match (&c[5], c.get(6)) {
             ("100% GPU", _) => 0.0,
             ("100% CPU", _) => 100.0,
             (_, Some(p)) => num(p.as_str()).unwrap_or(0.0),
@@ -286,7 +292,7 @@ impl Ollama {
         };
         let o = offload(run);
         o.cpu_pct = Some(cpu_pct);
-        // SIZE (group 3) is the model with its cache and graph, not the weights: left unread.
+        // SIZE (group 4) is the model with its cache and graph, not the weights: left unread.
         quote_placement(o, at, msg, true);
     }
 }
@@ -453,6 +459,46 @@ qwen2.5:0.5b      a8b0c5157701    1.4 GB    100% GPU           Forever",
         assert_eq!(ps[0].model.as_deref(), Some("llama3.1:8b"));
         assert_eq!(ps[0].offload.as_ref().unwrap().cpu_pct, Some(38.0));
         assert_eq!(ps[1].offload.as_ref().unwrap().cpu_pct, Some(0.0));
+    }
+
+    #[test]
+    fn ps_rows_under_a_users_label_are_runs_named_by_it() {
+        // ollama #10746: one model under two versions, rows pasted after the version.
+        let runs = parse(
+            "0.7.0: gemma3:27b-it-qat    29eb0b9aeda3    25 GB    11%/89% CPU/GPU    4 minutes from now
+0.6.8: gemma3:27b-it-qat    29eb0b9aeda3    22 GB    100% GPU     4 minutes from now
+v0.6.8 -> qwen3:14b     bdbd181c33f2    10 GB    100% CPU     Forever
+**before:** llama3.1:8b       46e0c10c039e    6.9 GB    38%/62% CPU/GPU    32768    4 minutes from now",
+        );
+        assert_eq!(runs.len(), 4, "{runs:#?}");
+        let seen: Vec<_> = runs
+            .iter()
+            .map(|r| {
+                (
+                    r.label.as_deref(),
+                    r.model.as_deref(),
+                    r.offload.as_ref().and_then(|o| o.cpu_pct),
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            vec![
+                (Some("0.7.0"), Some("gemma3:27b-it-qat"), Some(11.0)),
+                (Some("0.6.8"), Some("gemma3:27b-it-qat"), Some(0.0)),
+                (Some("v0.6.8"), Some("qwen3:14b"), Some(100.0)),
+                (Some("before"), Some("llama3.1:8b"), Some(38.0)),
+            ]
+        );
+        // An unlabelled row keeps its `name:tag` whole; a sentence before a row is no label.
+        let runs =
+            parse("gemma3:27b-it-qat    29eb0b9aeda3    25 GB    11%/89% CPU/GPU    Forever");
+        assert_eq!(runs[0].label, None);
+        assert_eq!(runs[0].model.as_deref(), Some("gemma3:27b-it-qat"));
+        let runs = parse(
+            "after the update ollama ps shows: gemma3:27b    a2af6cc3eb7f    21 GB    100% GPU    Forever",
+        );
+        assert!(runs.iter().all(|r| r.offload.is_none()), "{runs:#?}");
     }
 
     #[test]

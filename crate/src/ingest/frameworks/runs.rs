@@ -141,6 +141,14 @@ impl RunCollector {
         }
     }
 
+    /// True when some run of the input, kept or open, has a decode figure.
+    pub fn any_decode(&self) -> bool {
+        self.done
+            .iter()
+            .chain(self.current.as_ref())
+            .any(|r| r.decode.is_some())
+    }
+
     /// Closes the open run, keeping it if it says anything.
     pub fn close(&mut self) {
         if let Some(run) = self.current.take() {
