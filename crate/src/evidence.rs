@@ -280,6 +280,10 @@ pub struct Run {
     pub gpu_mode: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub n_threads_batch: Option<u32>,
+    /// The line of a llama.cpp command the user pasted without `-t`, when the run states no
+    /// thread count: it ran at llama.cpp's default, which the machine's cores decide.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threads_default_line: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hw_threads: Option<u32>,
     /// Flag -> on. A flag absent from the map is unknown, unless the format says absent means off.

@@ -196,6 +196,14 @@ const CASES = [
     numbers: [/More threads are slower/, /4\.3×/],
   },
   {
+    // An Orange Pi 5 named in prose and `./main` without -t: llama.cpp's default thread count
+    // is inferred, not stated, so its finding is an info cause and the headline names none.
+    name: 'llama.cpp on an Orange Pi 5 with no -t and no system_info: the default, inferred at info',
+    files: ['samples/logs/llama-orangepi5-no-t-default.md'],
+    cause: null,
+    numbers: [/8\.00 tok\/s/, /No known cause/],
+  },
+  {
     name: 'two whisper.cpp timings blocks, one build 7× slower in encode',
     files: ['samples/logs/whisper-two-builds-encode-gap.txt'],
     cause: 'build',
@@ -414,6 +422,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/ollama-ps-labelled-versions.md', /只有部分模型在 GPU 上/],
     ['samples/system/nvidia-smi-l-p3-partial-offload.txt', /装载着模型的 GPU 被保持在省电的性能状态/],
     ['samples/logs/vllm-mlx-server-chat-completion.md', /解码 11\.5 tok\/s/],
+    ['samples/logs/llama-orangepi5-no-t-default.md', /没有发现已知的拖慢解码的原因/],
     ['samples/logs/whisper-two-builds-encode-gap.txt', /同样的 encode 阶段，其中一次运行耗时是另一次的 7\.15 倍/],
     ['samples/logs/llama-opencl-clcreatebuffer-oom.log', /进程内存耗尽或因此被杀/],
     ['samples/logs/android-lmkd-killed-loading.logcat.txt', /进程内存耗尽或因此被杀/],

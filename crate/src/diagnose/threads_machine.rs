@@ -5,14 +5,16 @@
 //! - `threads.smt-siblings`: more threads than physical cores on an SMT machine, so pairs of
 //!   threads share one core's execution units while the step waits for the slower of each pair;
 //! - `threads.efficiency-cores`: more threads than performance cores on a hybrid CPU (P/E,
-//!   big/LITTLE told apart by their maximum clocks), so some threads run on the slow cores.
+//!   big/LITTLE told apart by their maximum clocks), so some threads run on the slow cores;
+//!   variant `default`: a llama.cpp command without `-t` on a SoC the user names, whose default
+//!   thread count takes every core (inferred, at info).
 //!
 //! Each is sized from a thread sweep in the inputs when there is one (the best count within the
 //! limit against the count used), else left unsized with what would size it.
 
 use super::run_facts::{fmt, framework_label, input_of, run_ref};
 use super::{EvidenceRef, Finding, Quote, Severity};
-use crate::evidence::{Evidence, Run};
+use crate::evidence::{Evidence, Framework, Run};
 use crate::views::topology::Usable;
 use crate::views::Views;
 
@@ -80,14 +82,66 @@ fn cpus_text(c: f64) -> String {
     }
 }
 
+/// A llama.cpp run started without `-t` on a named big.LITTLE SoC. llama.cpp's default is
+/// `cpu_get_num_math()`: one thread per physical core, leaving out efficiency cores only on
+/// x86 Linux. An Arm core has no SMT sibling, so the default is every core, little ones
+/// included. The log does not state the count, so the finding is an inference, at info.
+fn default_threads(ev: &Evidence, views: &Views, run: &Run) -> Option<Finding> {
+    let line = run.threads_default_line?;
+    let topo = &views.topology;
+    let preset = topo
+        .preset
+        .as_deref()
+        .and_then(crate::views::topology::preset)?;
+    let fast = views.machine.fast_cores?;
+    let n = u32::try_from(topo.cpus.len()).ok()?;
+    if n <= fast || views.machine.little_cpus == 0 {
+        return None;
+    }
+    let mut params = vec![
+        ("framework", Framework::LlamaCpp.label().to_string()),
+        ("n_threads", n.to_string()),
+        ("fast", fast.to_string()),
+        ("little", views.machine.little_cpus.to_string()),
+        ("machine", preset.label.to_string()),
+    ];
+    sized(&mut params, sweep(ev, f64::from(fast), n));
+    Some(Finding {
+        variant: Some("default"),
+        id: "threads.efficiency-cores",
+        severity: Severity::Info,
+        params,
+        count: None,
+        evidence: vec![EvidenceRef {
+            input: input_of(ev, run),
+            lines: Some((line, line)),
+            time_s: None,
+            quote: Some(Quote::phrase(
+                "quote.threads.default",
+                vec![("n", n.to_string())],
+            )),
+        }],
+        lines: Vec::new(),
+        lines_truncated: false,
+    })
+}
+
 pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
     let m = &views.machine;
     let mut out: Vec<Finding> = Vec::new();
     // One finding per id and input: a server log repeats its set-up for every request.
     let mut seen: Vec<(&'static str, usize)> = Vec::new();
     for run in &ev.runs {
-        let Some(n) = run.n_threads else { continue };
         let input = input_of(ev, run);
+        let Some(n) = run.n_threads else {
+            if !seen.contains(&("threads.efficiency-cores", input)) {
+                if let Some(f) = default_threads(ev, views, run) {
+                    seen.push(("threads.efficiency-cores", input));
+                    out.push(f);
+                }
+            }
+            continue;
+        };
         let threads_quote = || {
             run_ref(
                 ev,

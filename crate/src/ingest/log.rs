@@ -443,6 +443,19 @@ impl LogParser {
                 }
                 above = own;
             }
+            // A llama.cpp run with no thread count of its own, started by a command without
+            // `-t`: the rules judge llama.cpp's default against the machine's cores.
+            if let Some(line) = self.prose.default_threads_line() {
+                let llama = |f: Option<Framework>| {
+                    matches!(f, None | Some(Framework::Unknown | Framework::LlamaCpp))
+                };
+                for r in runs
+                    .iter_mut()
+                    .filter(|r| r.n_threads.is_none() && llama(r.framework))
+                {
+                    r.threads_default_line = Some(line);
+                }
+            }
             ev.runs.extend(runs);
             if collected.dropped > 0 {
                 ev.problem_count(

@@ -40,6 +40,14 @@ const HARDWARE: &[&str] = &[
     "apple m",
     "raspberry pi",
     "rk3588",
+    // Boards and SoC makers as users name them: the topology presets tell the SoC.
+    // Not `orangepi` glued: that is the vendor image's user and host name in a shell prompt,
+    // which names the image, not the machine it was copied to.
+    "orange pi",
+    "orangepi 5",
+    "rock 5",
+    "khadas",
+    "qualcomm",
     "rk3399",
     "rk3576",
     "jetson",
@@ -81,6 +89,27 @@ fn jetson_mode() -> &'static Regex {
             r"(?i)\b(MAXN(?:[ _]SUPER)?|\d{1,2}\s?W)\s+(?:power\s+)?mode\b|\bnvpmodel\s+-m\s*(\d{1,2})\b",
         )
         .expect("power mode pattern compiles")
+    })
+}
+
+/// A llama.cpp program run on a model (`./main -m …`, `llama-cli.exe --model …`): its thread
+/// count is `-t` / `--threads` when given, else llama.cpp's default. The old `main` binary
+/// counts only with a path (`./main`, `bin\main.exe`): bare, it is an English word.
+fn llama_command() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(
+            r"(?:[/\\]main|(?:^|[\s/\\`$])llama-(?:cli|server|simple|run))(?:\.exe)?\s(?:.*\s)?(?:-m|--model)[\s=]",
+        )
+        .expect("llama.cpp command pattern compiles")
+    })
+}
+
+/// `-t` with any value: a placeholder (`-t N`) over a typed sweep still says the user set it.
+fn threads_option() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(r"(?:^|\s)(?:-t|--threads)(?:\s+|=)\S").expect("threads option pattern compiles")
     })
 }
 
@@ -181,7 +210,12 @@ pub struct ProseFacts {
     /// Short headings the user typed over a pasted block (`CPU:`, `With Vulkan:`, `### Metal`,
     /// `纯cpu处理速度：`, `8 threads:`, `with -t 4:`) that name its backend or thread count.
     headings: Vec<Heading>,
+    /// llama.cpp commands the user pasted: (line, whether it sets the thread count).
+    commands: Vec<(u64, bool)>,
 }
+
+/// Commands kept per input: a paste holds a few.
+const MAX_COMMANDS: usize = 16;
 
 /// What a heading over a pasted block says of the run in it.
 #[derive(Debug, Clone, PartialEq)]
@@ -332,6 +366,10 @@ impl ProseFacts {
                 self.headings.push(h);
             }
         }
+        if self.commands.len() < MAX_COMMANDS && llama_command().is_match(message) {
+            self.commands
+                .push((number, threads_option().is_match(message)));
+        }
         for c in model_file().captures_iter(message) {
             let name = c[1].to_string();
             if !self.models.contains(&name) && self.models.len() <= MAX_MODELS {
@@ -351,17 +389,21 @@ impl ProseFacts {
             }
             // The clause that names the hardware, as the report quotes it: `64GB DDR4-3200`,
             // not the whole sentence.
-            let clause = message.split([',', ';', '(', ')']).find(|c| {
+            // Every such clause: a board and its SoC (`Rock 5B (RK3588, 16 GB)`) are two
+            // names, and the device table may know only one of them.
+            let clauses = message.split([',', ';', '(', ')']).filter(|c| {
                 let c = format!("{} ", c.to_ascii_lowercase());
                 HARDWARE
                     .iter()
                     .chain(APPLE_SILICON_NAMES)
                     .any(|w| c.contains(w))
             });
-            if let Some(clause) = clause {
+            let mut named = false;
+            for clause in clauses {
                 hints.note_device_name(clause.trim());
-                self.hardware += 1;
+                named = true;
             }
+            self.hardware += usize::from(named);
         }
     }
 
@@ -393,6 +435,13 @@ impl ProseFacts {
             .iter()
             .rev()
             .find(|h| h.line < line && line - h.line <= HEADING_REACH)
+    }
+
+    /// The line of the llama.cpp command the runs ran at the default thread count: the text
+    /// pastes commands and none of them sets `-t`. One that does may have started any run.
+    pub fn default_threads_line(&self) -> Option<u64> {
+        let first = self.commands.first()?;
+        (!self.commands.iter().any(|(_, set)| *set)).then_some(first.0)
     }
 
     /// The one model file the text names, if it names exactly one.
@@ -476,6 +525,23 @@ mod tests {
             None
         );
         assert_eq!(threads("with -t 4"), None);
+    }
+
+    #[test]
+    fn a_llama_cpp_command_without_threads_runs_at_the_default() {
+        let line = |text: &str| read(text).0.default_threads_line();
+        assert_eq!(
+            line("I'm on orange pi 5\n\n./main -m models/phi-3.gguf -s 1 -p \"Hi\""),
+            Some(3)
+        );
+        assert_eq!(line("llama-cli.exe --model x.gguf -n 64"), Some(1));
+        // A thread count on any command: the runs may be its.
+        assert_eq!(line("./main -m x.gguf -t 4 -n 512"), None);
+        assert_eq!(line("./main -m x.gguf\n./main -m x.gguf --threads=4"), None);
+        assert_eq!(line("llama-cli -m x.gguf -n 256 -t N"), None);
+        // No model to run, or prose about the main thread.
+        assert_eq!(line("make -j && ./main --help"), None);
+        assert_eq!(line("the main loop -m is slow"), None);
     }
 
     fn read(text: &str) -> (ProseFacts, TopologyHints) {

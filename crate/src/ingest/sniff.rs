@@ -422,6 +422,10 @@ fn is_system_info(lines: &[&str]) -> bool {
         || crate::ingest::lscpu::looks_like(lines)
 }
 
+/// Whether the text is delimited records: on one delimiter, most rows hold the same number of
+/// fields, and none of those rows holds a clause of prose. A header row of names makes two rows
+/// enough (the header and one record); without one, [`MIN_HEADERLESS_ROWS`] rows must agree,
+/// since two sentences with two commas each also agree on a count.
 fn is_csv(lines: &[&str]) -> bool {
     let content: Vec<&str> = lines
         .iter()
@@ -442,7 +446,40 @@ fn is_csv(lines: &[&str]) -> bool {
                 best = (c, n);
             }
         }
-        best.0 >= 1 && best.1 * 10 >= content.len() * 8 && best.1 >= 2
+        let rows: Vec<&str> = content
+            .iter()
+            .zip(&counts)
+            .filter(|(_, &c)| c == best.0)
+            .map(|(l, _)| *l)
+            .collect();
+        let headed = rows.first().is_some_and(|h| is_header(h, d));
+        let enough = if headed { 2 } else { MIN_HEADERLESS_ROWS };
+        best.0 >= 1
+            && best.1 * 10 >= content.len() * 8
+            && best.1 >= enough
+            && !rows.iter().any(|r| r.split(d).any(is_prose))
+    })
+}
+
+/// Rows a delimited text without a header row must have in one shape.
+const MIN_HEADERLESS_ROWS: usize = 3;
+
+/// A field that is a clause of a sentence, not a name or a value: several lowercase words
+/// (`on machines with smaller memory`). Names and values are one or two words, or capitalised
+/// product names (`NVIDIA GeForce RTX 3050 Laptop GPU`).
+fn is_prose(field: &str) -> bool {
+    field
+        .split_whitespace()
+        .filter(|w| w.len() > 1 && w.chars().all(|c| c.is_ascii_lowercase()))
+        .count()
+        >= 4
+}
+
+/// A row of column names: every field names something (holds a letter) and none is a number.
+fn is_header(row: &str, d: char) -> bool {
+    row.split(d).all(|f| {
+        let f = f.trim().trim_matches('"');
+        f.chars().any(char::is_alphabetic) && f.parse::<f64>().is_err()
     })
 }
 
@@ -484,6 +521,23 @@ mod tests {
             (s.kind, s.framework),
             (InputKind::Log, Some(Framework::LlamaCpp))
         );
+    }
+
+    #[test]
+    fn prose_with_commas_is_not_csv() {
+        // Two sentences with two commas each agree on a field count, as a header and a row do.
+        let prose = b"On slower machines, it can help to use fewer threads, say 4 instead of 8.\n\nTry this, which is what I run on my laptop, and see if it goes faster for you\n";
+        assert_eq!(sniff(prose).kind, InputKind::Log);
+        // A header and one record, or three records without a header, are still CSV.
+        let headed = b"time,cpu0_freq_khz,temp_c\n0,1800000,41.5\n";
+        assert_eq!(sniff(headed).kind, InputKind::Csv);
+        let bare = b"0,1800000,41.5\n1,1800000,42.0\n2,1500000,45.1\n";
+        assert_eq!(sniff(bare).kind, InputKind::Csv);
+        let two_bare = b"0,1800000,41.5\n1,1800000,42.0\n";
+        assert_eq!(sniff(two_bare).kind, InputKind::Log);
+        // A product name is a value, not prose.
+        let named = b"name,util\nNVIDIA GeForce RTX 3050 6GB Laptop GPU,95\n";
+        assert_eq!(sniff(named).kind, InputKind::Csv);
     }
 
     #[test]

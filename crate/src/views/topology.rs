@@ -110,6 +110,48 @@ use Cluster::{Big, Little, Mid};
 
 /// Presets from vendor specifications; CPU numbering ascends with capacity on these SoCs.
 pub const PRESETS: &[Preset] = &[
+    // Source: Qualcomm's product briefs (qualcomm.com, Snapdragon 855 / 865 / 870 / 888
+    // mobile platform pages): Kryo prime, gold and silver clusters.
+    Preset {
+        id: "sd855",
+        label: "Snapdragon 855 (SM8150)",
+        names: &["SM8150", "msmnile", "Snapdragon 855", "Qualcomm 855"],
+        groups: &[
+            (0, 3, "Cortex-A55", Little, 1785.6),
+            (4, 6, "Cortex-A76", Mid, 2419.2),
+            (7, 7, "Cortex-A76 (prime)", Big, 2841.6),
+        ],
+    },
+    Preset {
+        id: "sd870",
+        label: "Snapdragon 870 (SM8250-AC)",
+        names: &["SM8250-AC", "Snapdragon 870", "Qualcomm 870"],
+        groups: &[
+            (0, 3, "Cortex-A55", Little, 1804.8),
+            (4, 6, "Cortex-A77", Mid, 2419.2),
+            (7, 7, "Cortex-A77 (prime)", Big, 3187.2),
+        ],
+    },
+    Preset {
+        id: "sd865",
+        label: "Snapdragon 865 (SM8250)",
+        names: &["SM8250", "kona", "Snapdragon 865", "Qualcomm 865"],
+        groups: &[
+            (0, 3, "Cortex-A55", Little, 1804.8),
+            (4, 6, "Cortex-A77", Mid, 2419.2),
+            (7, 7, "Cortex-A77 (prime)", Big, 2841.6),
+        ],
+    },
+    Preset {
+        id: "sd888",
+        label: "Snapdragon 888 (SM8350)",
+        names: &["SM8350", "lahaina", "Snapdragon 888", "Qualcomm 888"],
+        groups: &[
+            (0, 3, "Cortex-A55", Little, 1804.8),
+            (4, 6, "Cortex-A78", Mid, 2419.2),
+            (7, 7, "Cortex-X1", Big, 2841.6),
+        ],
+    },
     Preset {
         id: "sd8gen1",
         label: "Snapdragon 8 Gen 1 (SM8450)",
@@ -161,6 +203,46 @@ pub const PRESETS: &[Preset] = &[
             (7, 7, "Cortex-X2", Big, 2918.4),
         ],
     },
+    // Source: MediaTek's product pages (mediatek.com, Dimensity 8100 / 8200 / 8300 / 9000).
+    Preset {
+        id: "d8100",
+        label: "Dimensity 8100 (MT6895)",
+        names: &["MT6895", "Dimensity 8100"],
+        groups: &[
+            (0, 3, "Cortex-A55", Little, 2000.0),
+            (4, 7, "Cortex-A78", Big, 2850.0),
+        ],
+    },
+    Preset {
+        id: "d8200",
+        label: "Dimensity 8200 (MT6896)",
+        names: &["MT6896", "Dimensity 8200"],
+        groups: &[
+            (0, 3, "Cortex-A55", Little, 2000.0),
+            (4, 6, "Cortex-A78", Mid, 3000.0),
+            (7, 7, "Cortex-A78 (prime)", Big, 3100.0),
+        ],
+    },
+    Preset {
+        id: "d8300",
+        label: "Dimensity 8300 (MT6897)",
+        names: &["MT6897", "Dimensity 8300"],
+        groups: &[
+            (0, 3, "Cortex-A510", Little, 2200.0),
+            (4, 6, "Cortex-A715", Mid, 3200.0),
+            (7, 7, "Cortex-A715 (prime)", Big, 3350.0),
+        ],
+    },
+    Preset {
+        id: "d9000",
+        label: "Dimensity 9000 (MT6983)",
+        names: &["MT6983", "Dimensity 9000"],
+        groups: &[
+            (0, 3, "Cortex-A510", Little, 1800.0),
+            (4, 6, "Cortex-A710", Mid, 2850.0),
+            (7, 7, "Cortex-X2", Big, 3050.0),
+        ],
+    },
     Preset {
         id: "d9200",
         label: "Dimensity 9200 (MT6985)",
@@ -181,6 +263,27 @@ pub const PRESETS: &[Preset] = &[
             (7, 7, "Cortex-X4 (prime)", Big, 3250.0),
         ],
     },
+    // Source: Google's Pixel 6 / 7 / 9 tech specs (store.google.com) and Arm's core listings.
+    Preset {
+        id: "tensor-g1",
+        label: "Google Tensor (G1)",
+        names: &["Tensor G1", "gs101"],
+        groups: &[
+            (0, 3, "Cortex-A55", Little, 1803.0),
+            (4, 5, "Cortex-A76", Mid, 2253.0),
+            (6, 7, "Cortex-X1", Big, 2802.0),
+        ],
+    },
+    Preset {
+        id: "tensor-g2",
+        label: "Google Tensor G2",
+        names: &["Tensor G2", "gs201"],
+        groups: &[
+            (0, 3, "Cortex-A55", Little, 1803.0),
+            (4, 5, "Cortex-A78", Mid, 2348.0),
+            (6, 7, "Cortex-X1", Big, 2850.0),
+        ],
+    },
     Preset {
         id: "tensor-g3",
         label: "Google Tensor G3",
@@ -189,6 +292,27 @@ pub const PRESETS: &[Preset] = &[
             (0, 3, "Cortex-A510", Little, 1704.0),
             (4, 7, "Cortex-A715", Mid, 2367.0),
             (8, 8, "Cortex-X3", Big, 2910.0),
+        ],
+    },
+    Preset {
+        id: "tensor-g4",
+        label: "Google Tensor G4",
+        names: &["Tensor G4", "zumapro"],
+        groups: &[
+            (0, 3, "Cortex-A520", Little, 1920.0),
+            (4, 6, "Cortex-A720", Mid, 2600.0),
+            (7, 7, "Cortex-X4", Big, 3100.0),
+        ],
+    },
+    // Source: Samsung Semiconductor's product pages (semiconductor.samsung.com, Exynos 2100).
+    Preset {
+        id: "exynos2100",
+        label: "Exynos 2100",
+        names: &["Exynos 2100", "s5e9840", "exynos2100"],
+        groups: &[
+            (0, 3, "Cortex-A55", Little, 2200.0),
+            (4, 6, "Cortex-A78", Mid, 2800.0),
+            (7, 7, "Cortex-X1", Big, 2900.0),
         ],
     },
     Preset {
@@ -215,7 +339,19 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         id: "rk3588",
         label: "Rockchip RK3588",
-        names: &["RK3588", "rk3588"],
+        // The boards built on it, as users name their machine: Orange Pi 5 / 5B / 5 Plus /
+        // 5 Max / 5 Pro (RK3588S or RK3588), Radxa ROCK 5A / 5B / 5C, Khadas Edge2.
+        // Source: the boards' vendor pages (orangepi.org, radxa.com, khadas.com).
+        names: &[
+            "RK3588",
+            "rk3588",
+            "Orange Pi 5",
+            "OrangePi 5",
+            "orangepi5",
+            "Rock 5",
+            "Rock5",
+            "Khadas Edge2",
+        ],
         groups: &[
             (0, 3, "Cortex-A55", Little, 1800.0),
             (4, 7, "Cortex-A76", Big, 2400.0),
@@ -800,5 +936,35 @@ mod tests {
         // Codenames are words in a sentence, and a longer number is another chip.
         assert_eq!(named(&["the sun was out, taro for lunch"]), None);
         assert_eq!(named(&["Snapdragon 8 Gen 23"]), None);
+    }
+
+    #[test]
+    fn a_board_or_an_older_soc_named_in_the_users_words_is_its_preset() {
+        let named = |name: &str| {
+            let mut s = SchedEvidence::default();
+            s.hints.device_names = vec![name.to_string()];
+            resolve(&s).preset
+        };
+        for (text, id) in [
+            ("i'm on orange pi 5 and i use phi-3", "rk3588"),
+            ("Orange Pi 5 Plus 16GB", "rk3588"),
+            ("a Radxa ROCK 5B", "rk3588"),
+            ("Khadas Edge2", "rk3588"),
+            ("The device is qualcomm 855.", "sd855"),
+            ("Snapdragon 870 tablet", "sd870"),
+            ("Pixel 6 (Tensor G1)", "tensor-g1"),
+            ("Dimensity 8300-Ultra", "d8300"),
+            ("Galaxy S21 with Exynos 2100", "exynos2100"),
+        ] {
+            assert_eq!(named(text).as_deref(), Some(id), "{text}");
+        }
+        // Another board of the maker, or a longer number, is another chip.
+        assert_eq!(named("Orange Pi 3B"), None);
+        assert_eq!(named("Orange Pi 50"), None);
+        // The board's clusters: four little cores under four big ones.
+        let mut s = SchedEvidence::default();
+        s.hints.device_names = vec!["orange pi 5".into()];
+        let topo = resolve(&s);
+        assert_eq!((topo.cpus_in(Little).len(), topo.fast_cpus().len()), (4, 4));
     }
 }
