@@ -93,6 +93,12 @@ async function analyzeAndShare(files, { raw = false } = {}) {
 /** `report` as a share link carries it: without the parameters kept for programs. */
 function withoutParameters(report) {
   const r = structuredClone(report);
+  // The rules' own line of a defaulted thread count, and the page's SoC preset list but the
+  // one the topology names, stay out of a link too (share/project.rs `without_data`).
+  for (const run of r.runs ?? []) delete run.threads_default_line;
+  if (r.sched?.presets) {
+    r.sched.presets = r.sched.presets.filter((p) => p.id === r.sched.topology?.preset);
+  }
   for (const f of r.findings ?? []) {
     delete f.params;
     delete f.per_input;

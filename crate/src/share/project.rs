@@ -184,6 +184,23 @@ pub fn without_data(report: &mut Value) {
             e.remove("phrase");
         });
     });
+    // The line of a command that set no thread count is a fact for the rules, not shown.
+    each(report.get_mut("runs"), &mut |r| {
+        r.remove("threads_default_line");
+    });
+    // The SoC presets are the page's own list for its picker, the same in every report: the
+    // link carries only the one the topology names, so each preset added does not lengthen
+    // every link.
+    if let Some(Value::Object(sched)) = report.get_mut("sched") {
+        let named = sched
+            .get("topology")
+            .and_then(|t| t.get("preset"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        if let Some(Value::Array(presets)) = sched.get_mut("presets") {
+            presets.retain(|p| p.get("id").and_then(Value::as_str) == named.as_deref());
+        }
+    }
     if let Some(Value::Object(v)) = report.get_mut("verdict") {
         v.remove("headline_phrases");
         v.remove("next_phrases");
