@@ -463,6 +463,9 @@ pub enum NoGpu {
     /// `CUDA driver version is insufficient for CUDA runtime version`, ollama's "your nvidia
     /// driver is too old or missing"): the runtime does not start.
     DriverTooOld,
+    /// The x86 CPU lacks the vector extensions (AVX) the GPU runners are built with, so the
+    /// server turned GPU inference off (ollama's "CPU does not have minimum vector extensions").
+    CpuVectors,
     /// The configuration turned the GPU off (ollama's `OLLAMA_LLM_LIBRARY=cpu`,
     /// `CUDA_VISIBLE_DEVICES=-1`).
     Disabled,

@@ -294,6 +294,12 @@ const CASES = [
     numbers: [/Only part of the model is on the GPU/, /38\.1 tok\/s/],
   },
   {
+    name: 'an ollama server on a CPU without AVX: the GPU is turned off, the CPU lacks the SIMD',
+    files: ['samples/logs/ollama-xeon-no-avx-gpu-disabled.journal.log'],
+    cause: 'build',
+    numbers: [/No AVX2 in this x86 build or CPU/],
+  },
+  {
     name: 'a vllm-mlx completion line with no phase word is the decode speed',
     files: ['samples/logs/vllm-mlx-server-chat-completion.md'],
     cause: null,
@@ -391,7 +397,7 @@ test('the Chinese page renders the verdict from the catalogue', async () => {
   await analyze(page, CASES[1].files);
   const text = await page.locator('#verdict-headline').textContent();
   assert.match(text, /慢 23\.5 倍/);
-  assert.match(text, /首要原因：构建、算子与量化路径/);
+  assert.match(text, /首要原因：运行位置、构建与算子/);
   assert.doesNotMatch(text, /First cause|decodes at/);
   assert.deepEqual(errors, []);
   await context.close();
@@ -427,6 +433,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/llama-opencl-clcreatebuffer-oom.log', /进程内存耗尽或因此被杀/],
     ['samples/logs/android-lmkd-killed-loading.logcat.txt', /进程内存耗尽或因此被杀/],
     ['samples/logs/ollama-sigill-no-avx.txt', /进程执行了非法指令/],
+    ['samples/logs/ollama-xeon-no-avx-gpu-disabled.journal.log', /x86 构建或 CPU 缺少 AVX2/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
     await analyze(page, [file]);

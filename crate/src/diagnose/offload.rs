@@ -44,8 +44,15 @@ pub(super) fn model_buffers(run: &Run) -> impl Iterator<Item = (&String, &f64)> 
         .filter(|(k, _)| k.ends_with(" model"))
 }
 
+/// A buffer in system RAM: the CPU's own, or a GPU backend's pinned host buffer (`CUDA_Host`,
+/// `ROCm_Host`, `Vulkan_Host`, `SYCL_Host`, `CANN_Host`), where llama.cpp keeps the layers it
+/// did not offload so they copy to the device faster.
 pub(super) fn on_cpu(name: &str) -> bool {
     name.starts_with("CPU")
+        || name
+            .split_whitespace()
+            .next()
+            .is_some_and(|device| device.ends_with("_Host"))
 }
 
 pub(super) fn any_rpc(run: &Run) -> bool {
@@ -193,6 +200,7 @@ fn placement(run: &Run) -> Placement {
                 NoGpu::NotFound => "not-found",
                 NoGpu::DriverTooOld => "driver-old",
                 NoGpu::Disabled => "disabled",
+                NoGpu::CpuVectors => "cpu-vectors",
             };
             return Placement::Unused {
                 variant: Some(variant),
@@ -313,8 +321,27 @@ fn placement(run: &Run) -> Placement {
                     }
                 }
             }
+            let mut cpu_share = f64::from(m - n) / f64::from(m);
+            // The layers left behind are often the big ones (the output layer, a large vocab's
+            // embeddings): the buffers say how many bytes decode reads from system RAM, which
+            // is what sets its pace, where the count alone would understate it.
+            // A memory-mapped CPU buffer spans from its first tensor to its last in the file,
+            // GPU tensors between them included: taken only when the buffers add up to the
+            // file, no more.
+            let mapped = model_buffers(run).any(|(k, _)| k.contains("_Mapped"));
+            let adds_up = run
+                .model_bytes
+                .is_some_and(|b| (gpu_mib + cpu_mib) * 1024.0 * 1024.0 <= 1.05 * b as f64);
+            if variant.is_none() && gpu_mib > 0.0 && cpu_mib > 0.0 && (adds_up || !mapped) {
+                let bytes_share = cpu_mib / (cpu_mib + gpu_mib);
+                if bytes_share > cpu_share {
+                    cpu_share = bytes_share;
+                    variant = Some("layers-bytes");
+                    extra.push(("cpu_mib", format!("{cpu_mib:.0}")));
+                }
+            }
             return Placement::Partial {
-                cpu_share: f64::from(m - n) / f64::from(m),
+                cpu_share,
                 variant,
                 extra,
             };
@@ -499,7 +526,10 @@ mod tests {
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].id, "offload.partial");
         assert_eq!(f[0].severity, Severity::Warning);
+        // 13 of 33 layers is 39%. The mapped buffer's 1900 MiB may span GPU tensors too: with
+        // no file size to check it against, the count stands.
         assert_eq!(f[0].param("cpu_share"), Some("39%"));
+        assert_eq!(f[0].variant, None);
         assert_eq!(f[0].param("bw_ratio"), Some("5"));
         assert_eq!(f[0].evidence[0].lines, Some((7, 7)));
         let igpu = with(
@@ -509,6 +539,38 @@ mod tests {
         );
         let f = crate::diagnose::apply(rule, &igpu);
         assert_eq!(f[0].param("bw_ratio"), None, "shared memory: unsized");
+        // The buffers add up to the file: the bytes (1900 of 4700 MiB) set the pace.
+        let mut sized = ev;
+        sized.runs[0].model_bytes = Some(4700 * 1024 * 1024);
+        let f = crate::diagnose::apply(rule, &sized);
+        assert_eq!(f[0].param("cpu_share"), Some("40%"));
+        assert_eq!(f[0].variant, Some("layers-bytes"));
+    }
+
+    #[test]
+    fn the_layers_left_in_pinned_host_memory_are_sized_by_their_bytes() {
+        // 31 of 33 layers is 6% by count, but what stayed behind (the output layer, the
+        // embeddings) is 18% of the bytes, in CUDA's pinned host buffer.
+        let ev = with(
+            &[],
+            &[("CUDA_Host model", 809.84), ("CUDA0 model", 3627.97)],
+            layers(31, 33),
+        );
+        let f = crate::diagnose::apply(rule, &ev);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].id, "offload.partial");
+        assert_eq!(f[0].severity, Severity::Warning);
+        assert_eq!(f[0].param("cpu_share"), Some("18%"));
+        assert_eq!(f[0].param("cpu_mib"), Some("810"));
+        // A count that already says more than the bytes keeps its own wording.
+        let ev = with(
+            &["NVIDIA GeForce RTX 3060"],
+            &[("CUDA0 model", 4000.0), ("CPU_Mapped model", 100.0)],
+            layers(20, 33),
+        );
+        let f = crate::diagnose::apply(rule, &ev);
+        assert_eq!(f[0].variant, None);
+        assert_eq!(f[0].param("cpu_share"), Some("39%"));
     }
 
     #[test]

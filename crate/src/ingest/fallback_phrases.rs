@@ -32,6 +32,13 @@ pub const BENIGN: &[&str] = &[
     // ExecuTorch's Core ML partitioner: "X is not supported by CoreML.  Overriding op support."
     // means the op is delegated all the same
     r"(?i)\boverriding\s+op\s+support\b",
+    // ollama: the KV cache quantization asked for (OLLAMA_KV_CACHE_TYPE, often empty) is not
+    // used for this model; the cache stays f16 and no compute moves
+    r"(?i)\bkv\s+cache\s+type\s+not\s+supported\b",
+    // A CPU without an instruction set ("my Xeon doesn't support AVX", "CPU does not have
+    // minimum vector extensions"): the CPU-feature rules and the placement rule read these; no
+    // op falls back
+    r"(?i)\b(?:does\s*n[o']t|do\s*n[o']t|not)\s+(?:support|have)\s+(?:the\s+)?(?:minimum\s+)?(?:avx[\w-]*|avx|sse[\d.]*|fma3?|f16c|neon|dotprod|i8mm|sve2?|vector\s+extensions)\b",
 ];
 
 /// Logcat tags of Android system services and vendor daemons. Their lines say "not supported"
@@ -425,6 +432,10 @@ mod tests {
             "Available providers: ['TensorrtExecutionProvider', 'CUDAExecutionProvider', 'CPUExecutionProvider']",
             "Failed to create session: model.onnx not found",
             "ggml_vulkan: Found 1 Vulkan devices:",
+            // ollama: a KV cache quant setting not used, and prose about the CPU's ISA
+            r#"time=2025-02-18T02:21:25.646Z level=WARN source=server.go:190 msg="kv cache type not supported by model" type="""#,
+            "my Xeon x5670 doesn't support AVX so I'm left with this error.",
+            r#"WARN source=gpu.go:222 msg="CPU does not have minimum vector extensions, GPU inference disabled" required=avx detected="no vector extensions""#,
         ];
         for msg in cases {
             assert_eq!(classify(msg), None, "{msg}");

@@ -4,6 +4,7 @@
 //!
 //! - `msg="inference compute"`: each GPU found (`library=cuda … name="…" total="…"
 //!   available="…"`), or `library=cpu` when none was; `msg="no compatible GPUs were discovered"`;
+//!   `msg="CPU does not have minimum vector extensions, GPU inference disabled"` (x86 without AVX);
 //! - `msg="offload to cuda"` (2024-06 to 2025-05; `offload to gpu` before it): the layer
 //!   placement it chose, `layers.requested` / `layers.model` / `layers.offload`, and the memory
 //!   behind it, `memory.available` (per GPU) against `memory.required.full`;
@@ -195,6 +196,15 @@ impl Ollama {
                 Some((line, text)) => (NoGpu::DriverTooOld, line, text),
                 None => (NoGpu::NotFound, at, msg.to_string()),
             });
+        } else if what.starts_with("CPU does not have minimum vector extensions")
+            || what.starts_with("CPU does not have AVX")
+        {
+            // gpu.go (2024): the GPU runners are built with AVX, so on an x86 CPU without it
+            // the GPUs are not used. Early 2024: `msg="CPU does not have AVX or AVX2, disabling
+            // GPU support."`; then `msg="CPU does not have minimum vector extensions, GPU
+            // inference disabled" required=avx detected="no vector extensions"`, and later one
+            // message ending `Required:avx  Detected:no vector extensions`.
+            self.no_gpu = Some((NoGpu::CpuVectors, at, msg.to_string()));
         } else if what == "server config" {
             let env = field(msg, "env").unwrap_or("");
             let off = env.contains("OLLAMA_LLM_LIBRARY:cpu")
@@ -272,8 +282,10 @@ impl Ollama {
         }
         // From `msg=` on: the journald and timestamp prefix would push the memory fields past
         // the quote's length.
+        // The reason no GPU took part, when the server gave one, stays the quote.
         let from = msg.find("msg=").unwrap_or(0);
-        quote_placement(o, at, &msg[from..], true);
+        let decisive = o.no_gpu.is_none();
+        quote_placement(o, at, &msg[from..], decisive);
     }
 
     fn ps_row(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
@@ -437,6 +449,20 @@ ollama      | time=2025-03-04T20:48:09.210Z level=INFO source=gpu.go:377 msg="no
         let o = runs[0].offload.as_ref().expect("a placement");
         assert_eq!(o.no_gpu, Some(NoGpu::DriverTooOld));
         assert_eq!(o.line, Some(3));
+    }
+
+    #[test]
+    fn a_cpu_without_avx_turns_the_gpu_off_in_both_wordings() {
+        for line in [
+            r#"time=2024-09-17T10:00:00.000Z level=WARN source=gpu.go:222 msg="CPU does not have minimum vector extensions, GPU inference disabled" required=avx detected="no vector extensions""#,
+            "time=2024-11-02T09:00:00.000Z level=WARN source=gpu.go:239 msg=\"CPU does not have minimum vector extensions, GPU inference disabled.  Required:avx  Detected:no vector extensions\"",
+            r#"time=2024-03-02T11:20:31.115Z level=WARN source=gpu.go:162 msg="CPU does not have AVX or AVX2, disabling GPU support.""#,
+        ] {
+            let runs = parse(line);
+            assert_eq!(runs.len(), 1, "{line}");
+            let o = runs[0].offload.as_ref().unwrap();
+            assert_eq!(o.no_gpu, Some(NoGpu::CpuVectors), "{line}");
+        }
     }
 
     #[test]
