@@ -300,6 +300,12 @@ const CASES = [
     numbers: [/No AVX2 in this x86 build or CPU/],
   },
   {
+    name: 'mlx-lm benchmark trials on a fanless laptop fall trial after trial',
+    files: ['samples/logs/mlx-lm-benchmark-fanless-trials.md'],
+    cause: 'power',
+    numbers: [/Repeated runs get slower/, /39\.9 tok\/s/],
+  },
+  {
     name: 'a vllm-mlx completion line with no phase word is the decode speed',
     files: ['samples/logs/vllm-mlx-server-chat-completion.md'],
     cause: null,
@@ -434,6 +440,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/android-lmkd-killed-loading.logcat.txt', /进程内存耗尽或因此被杀/],
     ['samples/logs/ollama-sigill-no-avx.txt', /进程执行了非法指令/],
     ['samples/logs/ollama-xeon-no-avx-gpu-disabled.journal.log', /x86 构建或 CPU 缺少 AVX2/],
+    ['samples/logs/mlx-lm-benchmark-fanless-trials.md', /重复运行越来越慢/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
     await analyze(page, [file]);
