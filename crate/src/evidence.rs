@@ -336,6 +336,10 @@ pub struct Run {
     /// `before: …`): what tells two pasted rows of one model apart.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// Someone else's result the user quotes beside their own (under "but your result was:",
+    /// "Expected:"): a reference to compare with, not a run on their device.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub quoted: bool,
     /// The temperature the row states, °C.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub temp_c: Option<f64>,

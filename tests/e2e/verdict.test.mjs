@@ -306,6 +306,12 @@ const CASES = [
     numbers: [/Repeated runs get slower/, /39\.9 tok\/s/],
   },
   {
+    name: 'a Jetson benchmark below the result the user quotes: the headline is their run, the mode is asked',
+    files: ['samples/logs/mlc-benchmark-below-quoted-result.md'],
+    cause: 'power',
+    numbers: [/decodes at 11\.7 tok\/s/, /its power mode unknown/],
+  },
+  {
     name: 'a vllm-mlx completion line with no phase word is the decode speed',
     files: ['samples/logs/vllm-mlx-server-chat-completion.md'],
     cause: null,
@@ -441,6 +447,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/ollama-sigill-no-avx.txt', /进程执行了非法指令/],
     ['samples/logs/ollama-xeon-no-avx-gpu-disabled.journal.log', /x86 构建或 CPU 缺少 AVX2/],
     ['samples/logs/mlx-lm-benchmark-fanless-trials.md', /重复运行越来越慢/],
+    ['samples/logs/mlc-benchmark-below-quoted-result.md', /Jetson 比你对照的结果慢/],
   ]) {
     const { page, context, errors } = await openPage(browser, server.url, { locale: 'zh-CN' });
     await analyze(page, [file]);

@@ -181,6 +181,11 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     // say the same thing, and the first says it where it starts.
     let mut seen: Vec<(&str, &str)> = Vec::new();
     for a in &runs {
+        // A result the user quotes (a README's, a maintainer's) may come from another device:
+        // it is compared with, never judged against this device's memory.
+        if a.run.quoted {
+            continue;
+        }
         let Some(d) = for_run(ev, a.run) else {
             continue;
         };
@@ -204,6 +209,7 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
             if swept.is_some()
                 || seen.contains(&(IDS[0], a.run.input.as_str()))
                 || slower_sibling(&runs, a)
+                || quoted_faster(&runs, a)
             {
                 continue;
             }
@@ -256,6 +262,17 @@ fn slower_sibling(runs: &[Achieved], a: &Achieved) -> bool {
             && b.run.model.is_some()
             && b.run.model == a.run.model
             && b.tok_s < a.tok_s * AT_EXPECTED
+    })
+}
+
+/// A result the user quotes for the same model decodes well above `a`: "nothing is wrong" would
+/// contradict the figure they compare with (`measure.reference-gap` states the gap).
+fn quoted_faster(runs: &[Achieved], a: &Achieved) -> bool {
+    runs.iter().any(|b| {
+        b.run.quoted
+            && b.run.input == a.run.input
+            && b.run.model == a.run.model
+            && b.tok_s > a.tok_s * super::measure_reference::SLOWER
     })
 }
 

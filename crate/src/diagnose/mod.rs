@@ -17,6 +17,7 @@ mod fallback;
 mod kernel_events;
 mod load;
 mod measure;
+mod measure_reference;
 mod memory;
 mod memory_fit;
 mod offload;
@@ -263,6 +264,7 @@ const RULES: &[Rule] = &[
     rule(offload_gpu_slower::IDS, offload_gpu_slower::rule),
     rule(compare_stages::IDS, compare_stages::rule),
     rule(compare_builds::IDS, compare_builds::rule),
+    rule(measure_reference::IDS, measure_reference::rule),
     rule(offload_gpu_mode::IDS, offload_gpu_mode::rule),
     rule(power_saver_mode::IDS, power_saver_mode::rule),
 ];

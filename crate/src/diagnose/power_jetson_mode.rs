@@ -9,9 +9,11 @@
 
 use super::bandwidth::fmt;
 use super::bandwidth_physics::share_of_expected;
-use super::run_facts::{input_of, run_ref};
+use super::compare_groups::same_model;
+use super::measure_reference::SLOWER;
+use super::run_facts::{decode_tok_s, input_of, run_ref};
 use super::{Finding, Severity};
-use crate::evidence::{Evidence, ModeFamily};
+use crate::evidence::{Evidence, ModeFamily, Run};
 use crate::views::Views;
 
 pub const IDS: &[&str] = &["power.mode-unread"];
@@ -29,27 +31,41 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
         return Vec::new();
     }
     let mut out: Vec<Finding> = Vec::new();
-    for run in &ev.runs {
+    for run in ev.runs.iter().filter(|r| !r.quoted) {
         let Some((share, gbps, d, quote)) = share_of_expected(ev, run) else {
             continue;
         };
-        if !d.entry.name.starts_with("Jetson") || share >= BELOW_EXPECTED {
+        if !d.entry.name.starts_with("Jetson") {
             continue;
         }
         let input = input_of(ev, run);
+        // A result the user quotes for the same model, well above this run: the same
+        // question, asked from the gap they see rather than from the memory's speed.
+        let quoted = (share >= BELOW_EXPECTED)
+            .then(|| quoted_above(ev, run, input))
+            .flatten();
+        if share >= BELOW_EXPECTED && quoted.is_none() {
+            continue;
+        }
         if out.iter().any(|f| f.evidence[0].input == input) {
             continue;
         }
+        let mut params = vec![
+            ("device", d.entry.name.clone()),
+            ("pct_of_expected", format!("{:.0}", share * 100.0)),
+            ("achieved_gbps", fmt(gbps)),
+            ("peak_gbps", fmt(d.entry.gbps)),
+        ];
+        if let Some((own, reference)) = quoted {
+            params.push(("own_tok_s", fmt(own)));
+            params.push(("ref_tok_s", fmt(reference)));
+            params.push(("ratio", fmt(reference / own)));
+        }
         out.push(Finding {
-            variant: None,
+            variant: quoted.map(|_| "reference"),
             id: "power.mode-unread",
             severity: Severity::Warning,
-            params: vec![
-                ("device", d.entry.name.clone()),
-                ("pct_of_expected", format!("{:.0}", share * 100.0)),
-                ("achieved_gbps", fmt(gbps)),
-                ("peak_gbps", fmt(d.entry.gbps)),
-            ],
+            params,
             count: None,
             evidence: vec![run_ref(ev, run, quote)],
             lines: Vec::new(),
@@ -59,10 +75,23 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     out
 }
 
+/// This run's decode and the fastest result quoted beside it for the same model, when that is
+/// [`SLOWER`] or more above it.
+fn quoted_above(ev: &Evidence, run: &Run, input: usize) -> Option<(f64, f64)> {
+    let own = decode_tok_s(run).filter(|t| *t > 0.0)?;
+    let reference = ev
+        .runs
+        .iter()
+        .filter(|r| r.quoted && input_of(ev, r) == input && same_model(run, r) != Some(false))
+        .filter_map(decode_tok_s)
+        .reduce(f64::max)?;
+    (reference >= own * SLOWER).then_some((own, reference))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evidence::{ModeLevel, Phase, PowerMode, Run};
+    use crate::evidence::{ModeLevel, Phase, PowerMode};
 
     fn ev(tok_s: f64) -> Evidence {
         let mut ev = Evidence::default();
@@ -106,5 +135,24 @@ mod tests {
             level: ModeLevel::Max,
         });
         assert!(ids(&stated).is_empty());
+    }
+
+    #[test]
+    fn a_jetson_near_its_ceiling_still_asks_when_a_quoted_result_is_far_above() {
+        // 30 tok/s is within the ceiling model's reach, but the result the user quotes for the
+        // same model is 1.43× faster.
+        let mut ev = ev(30.0);
+        let mut quoted = ev.runs[0].clone();
+        quoted.quoted = true;
+        quoted.line_start = Some(9);
+        quoted.decode.as_mut().unwrap().tok_s = Some(42.9);
+        ev.runs.push(quoted);
+        let f = rule(&ev, &Views::of(&ev));
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].variant, Some("reference"));
+        assert_eq!(f[0].param("ratio"), Some("1.43"));
+        // Within noise of the quoted figure: nothing to ask.
+        ev.runs[1].decode.as_mut().unwrap().tok_s = Some(33.0);
+        assert!(ids(&ev).is_empty());
     }
 }

@@ -557,6 +557,7 @@ fn unsized_basis_of(f: &Finding) -> Option<Phrase> {
             "verdict.basis.mode-unsized"
         }
         ("cpu.x86-build-on-arm", _) => "verdict.basis.emulated-unsized",
+        ("measure.reference-gap", _) => "verdict.basis.reference-gap-unsized",
         ("offload.gpu-idle", _) => "verdict.basis.gpu-idle-unsized",
         ("offload.gpu-mode", _) => "verdict.basis.gpu-mode-unsized",
         ("offload.gpu-unused", Some("cpu-as-asked")) => "verdict.basis.cpu-as-asked",

@@ -435,6 +435,7 @@ impl LogParser {
                     if let (None, Some(l)) = (&r.label, &h.label) {
                         r.label = Some(l.clone());
                     }
+                    r.quoted |= h.quoted;
                     if let Some(t) = h.threads {
                         if r.n_threads.is_none() || r.n_threads == above {
                             r.n_threads = Some(t);

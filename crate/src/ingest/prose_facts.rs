@@ -230,6 +230,48 @@ pub struct Heading {
     /// A version the heading is, and nothing else (`**0.7.0:**`, `### v0.6.8`): the user's name
     /// for the run under it.
     pub label: Option<String>,
+    /// The block under it is someone else's result the user quotes to compare with ("but your
+    /// result was:", "Expected (README):", "官方结果："), not a run of theirs.
+    pub quoted: bool,
+}
+
+/// Heading words that introduce a result the user did not measure: the maintainer's, the
+/// README's, the one they expected. Matched on the lowercased heading.
+const QUOTED_WORDS: &[&str] = &[
+    "your result",
+    "your number",
+    "your benchmark",
+    "your output",
+    "yours",
+    "expected",
+    "official",
+    "reference",
+    "readme",
+    "should be",
+    "should get",
+    "others get",
+    "官方",
+    "期望",
+    "预期",
+    "参考",
+    "你的结果",
+    "你们的",
+];
+
+/// A heading over someone else's result: it names one ([`QUOTED_WORDS`]) and does not speak of
+/// the user's own ("I am not sure this is expected:", "my result vs the README:").
+fn quoted_heading(t: &str) -> bool {
+    let lower = t.to_lowercase();
+    let first_person = lower
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .any(|w| {
+            matches!(
+                w,
+                "i" | "i'm" | "my" | "mine" | "me" | "we" | "our" | "ours"
+            )
+        })
+        || ["我的", "我们", "我"].iter().any(|w| lower.contains(w));
+    !first_person && QUOTED_WORDS.iter().any(|w| lower.contains(w))
 }
 
 /// A build or release named alone on a heading line: llama.cpp's `b2785` tags and `build = 3620`
@@ -276,6 +318,7 @@ fn heading(number: u64, message: &str) -> Option<Heading> {
             threads: None,
             build: Some(c[1].to_string()),
             label: version_label(t),
+            quoted: false,
         });
     }
     let heading = t.len() <= MAX_HEADING
@@ -292,8 +335,9 @@ fn heading(number: u64, message: &str) -> Option<Heading> {
         threads: thread_count(t),
         build: None,
         label: version_label(t),
+        quoted: quoted_heading(t),
     };
-    (h.backend.is_some() || h.threads.is_some() || h.label.is_some()).then_some(h)
+    (h.backend.is_some() || h.threads.is_some() || h.label.is_some() || h.quoted).then_some(h)
 }
 
 /// The place a heading names, when it names exactly one place the work can run.
@@ -507,6 +551,22 @@ mod tests {
         assert_eq!(label("2025-05-14:"), None);
         assert_eq!(label("12:"), None);
         assert_eq!(label("## 1.2.3.4.5"), None);
+    }
+
+    #[test]
+    fn a_heading_that_introduces_someone_elses_result_marks_it_quoted() {
+        for (text, quoted) in [
+            ("but your result was：", true),
+            ("Expected (from the README):", true),
+            ("官方结果：", true),
+            ("the result was：", false),
+            ("mine:", false),
+            ("I see this and am not sure if it is expected:", false),
+            ("我的结果和官方对比：", false),
+        ] {
+            let h = heading(7, text);
+            assert_eq!(h.as_ref().is_some_and(|h| h.quoted), quoted, "{text}");
+        }
     }
 
     #[test]
