@@ -340,6 +340,9 @@ pub struct Run {
     /// "Expected:"): a reference to compare with, not a run on their device.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub quoted: bool,
+    /// The user's heading says this run's window was minimized or in the background.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub background: bool,
     /// The temperature the row states, °C.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub temp_c: Option<f64>,

@@ -165,6 +165,18 @@ const CASES = [
     numbers: [/The model is larger than the machine's memory/, /0\.10 tok\/s/],
   },
   {
+    name: 'an issue form in Chinese: a 32B model named, a 16 GB Mac, no log at all',
+    files: ['samples/logs/lmstudio-issue-qwen32b-16gb-mac.zh.md'],
+    cause: 'memory',
+    numbers: [/The model you name is larger than the machine's memory/],
+  },
+  {
+    name: 'llama-server on a 13th-gen laptop slows when minimized: the E-cores, sized from the two runs',
+    files: ['samples/logs/llama-server-windows-minimized-ecores.md'],
+    cause: 'threads',
+    numbers: [/efficiency cores/, /4\.1×/],
+  },
+  {
     name: 'ollama 0.1 on JetPack 5: every GPU library search empty',
     files: ['samples/logs/ollama-0.1-jetpack5-no-gpu.txt'],
     cause: 'build',
@@ -431,6 +443,8 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/jetson-mlc-benchmark-no-mode.md', /功耗模式未知/],
     ['samples/logs/llama-metal-m1-8gb-working-set.log', /模型超出了 Metal 允许常驻 GPU 的内存/],
     ['samples/logs/llama-pi4-4gb-7b-paging.md', /模型比设备内存还大/],
+    ['samples/logs/lmstudio-issue-qwen32b-16gb-mac.zh.md', /你提到的模型比设备内存还大/],
+    ['samples/logs/llama-server-windows-minimized-ecores.md', /Windows 把推理挪到了能效核/],
     ['samples/logs/ollama-jetson-driver-too-old.txt', /GPU 驱动比该构建所带的 CUDA 旧/],
     ['samples/logs/llama-cuda-command-without-ngl.md', /命令没有要求把层放到 GPU 上/],
     ['samples/logs/llama-bench-vulkan-slower-than-cpu-mali.md', /Vulkan 路径的解码比 CPU 还慢/],

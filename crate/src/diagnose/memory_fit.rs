@@ -19,11 +19,13 @@
 use super::bandwidth_physics::share_of_expected;
 use super::memory::source;
 use super::offload::{buffer_split, discrete};
-use super::run_facts::{decode_tok_s, input_of, run_ref, weight_mib};
+use super::run_facts::{
+    decode_tok_s, input_of, quant_bits_from_name, run_ref, total_params_from_name, weight_mib,
+};
 use super::{EvidenceRef, Finding, Quote, Severity};
-use crate::evidence::memory::same_size;
+use crate::evidence::memory::{same_size, NamedModel};
 use crate::evidence::{Evidence, InputId, Run};
-use crate::figures::size;
+use crate::figures::{params as param_count, size};
 use crate::views::Views;
 
 pub const IDS: &[&str] = &["memory.over-budget"];
@@ -36,6 +38,11 @@ const SERVED_FROM_MEMORY: f64 = 0.5;
 /// read) cannot be coming from storage.
 const FASTER_THAN_STORAGE_GBPS: f64 = 7.0;
 
+/// Bits per weight a named model is taken to hold when its name gives no quant: a 4-bit
+/// download with its scales (Q4_0, Q4_K_M, q4f16), the smallest it is commonly run at, so the
+/// size told is a floor.
+const ASSUMED_BITS: f64 = 4.5;
+
 const MIB: f64 = 1024.0 * 1024.0;
 
 pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
@@ -46,6 +53,14 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
             continue;
         }
         if let Some(f) = metal(ev, run).or_else(|| ram(ev, run, input)) {
+            out.push(f);
+        }
+    }
+    for (input, _) in ev.inputs.iter().enumerate() {
+        if out.iter().any(|f| f.evidence[0].input == input) {
+            continue;
+        }
+        if let Some(f) = named(ev, input) {
             out.push(f);
         }
     }
@@ -200,6 +215,96 @@ fn ram(ev: &Evidence, run: &Run, input: InputId) -> Option<Finding> {
     })
 }
 
+/// The model an input names and its weights' bytes, for an input whose runs state no size:
+/// the largest it names (users name the one that fails beside the ones that work).
+fn named_weights(ev: &Evidence, input: InputId) -> Option<(&NamedModel, f64, f64, f64)> {
+    ev.memory
+        .named_models
+        .iter()
+        .filter(|m| m.input == input && !m.beside_card)
+        .filter_map(|m| {
+            let params = total_params_from_name(&m.name)?;
+            let bits = quant_bits_from_name(&m.name)
+                .filter(|b| (1.0..=32.0).contains(b))
+                .unwrap_or(ASSUMED_BITS);
+            Some((m, params, bits, params * bits / 8.0))
+        })
+        .fold(
+            None,
+            |best: Option<(&NamedModel, f64, f64, f64)>, m| match best {
+                Some(b) if b.3 >= m.3 => Some(b),
+                _ => Some(m),
+            },
+        )
+}
+
+/// `memory.over-budget` from the model the user names against the memory they state, when no
+/// log gives the model's size (`Mixtral 8x7B` on a `16GB` Mac that crashes).
+fn named(ev: &Evidence, input: InputId) -> Option<Finding> {
+    let runs = || ev.runs.iter().filter(move |r| input_of(ev, r) == input);
+    // A log's own size, or weights on a card, decide it there.
+    if runs().any(|r| weights_mib(r).is_some() || discrete(r)) {
+        return None;
+    }
+    let (model, params, bits, weights) = named_weights(ev, input)?;
+    // A decode as fast as memory, or faster than storage could feed it, ran from memory.
+    if runs().any(|r| {
+        share_of_expected(ev, r).is_some_and(|(s, ..)| s >= SERVED_FROM_MEMORY)
+            || decode_tok_s(r).is_some_and(|t| weights * t / 1e9 >= FASTER_THAN_STORAGE_GBPS)
+    }) {
+        return None;
+    }
+    let (total, ram_input, ram_line) = machine_ram(ev, input)?;
+    let share = weights / total as f64;
+    let (variant, severity) = if share >= 1.0 {
+        ("named", Severity::Critical)
+    } else if share >= TIGHT_SHARE {
+        ("named-tight", Severity::Warning)
+    } else {
+        return None;
+    };
+    let params = vec![
+        ("model", model.name.clone()),
+        ("params", param_count(params)),
+        ("bits", format!("{bits}")),
+        ("weights", size(weights)),
+        ("ram", size(total as f64)),
+        ("share", format!("{:.0}", share * 100.0)),
+        ("source", source(ev, ram_input, ram_line)),
+    ];
+    let quote = Quote::phrase(
+        "quote.memory.named-model",
+        vec![("model", model.name.clone()), ("weights", size(weights))],
+    );
+    let evidence = vec![
+        EvidenceRef {
+            input,
+            lines: Some((model.line, model.line)),
+            time_s: None,
+            quote: Some(quote),
+        },
+        EvidenceRef {
+            input: ram_input,
+            lines: Some((ram_line, ram_line)),
+            time_s: None,
+            quote: Some(Quote::phrase(
+                "quote.memory.ram",
+                vec![("ram", size(total as f64))],
+            )),
+        },
+    ];
+    Some(Finding {
+        variant: Some(variant),
+        id: IDS[0],
+        severity,
+        params,
+        count: None,
+        evidence,
+        lines: Vec::new(),
+        lines_truncated: false,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,6 +363,72 @@ mod tests {
         assert!(variants(&ev(run(2 * GIB, Some(0.5)), Some(4 * GIB))).is_empty());
         // No memory stated: nothing to compare.
         assert!(variants(&ev(run(4_368_000_000, Some(0.1)), None)).is_empty());
+    }
+
+    fn named_ev(name: &str, ram: u64, beside_card: bool) -> Evidence {
+        let mut e = Evidence::default();
+        e.add_input("jan.md");
+        e.memory.named_models.push(NamedModel {
+            input: 0,
+            line: 2,
+            name: name.into(),
+            beside_card,
+        });
+        e.memory.system_reading(SystemMemory {
+            input: 0,
+            line: 9,
+            total: Some(ram),
+            ..SystemMemory::default()
+        });
+        e
+    }
+
+    #[test]
+    fn a_named_model_against_the_stated_memory() {
+        // Mixtral 8x7B at 4-bit is about 25 GB: past a 16 GB Mac.
+        let e = named_ev("MIXTRAL 8X7B", 16 * GIB, false);
+        let found = rule(&e, &Views::of(&e));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].variant, Some("named"));
+        assert_eq!(found[0].severity, Severity::Critical);
+        assert_eq!(found[0].param("bits"), Some("4.5"));
+        assert_eq!(found[0].evidence[0].lines, Some((2, 2)));
+        assert_eq!(found[0].evidence[1].lines, Some((9, 9)));
+        // The quant in the name sets the bits: 13B at Q8_0 is 13.8 GB of 16.
+        let e = named_ev("llama-2-13b-chat.Q8_0.gguf", 16 * GIB, false);
+        assert_eq!(variants(&e), [("named-tight", Severity::Warning)]);
+        // A 7B at 4-bit fits 16 GB; beside a graphics card the card may hold it.
+        assert!(variants(&named_ev("Mistral 7B", 16 * GIB, false)).is_empty());
+        assert!(variants(&named_ev("MIXTRAL 8X7B", 16 * GIB, true)).is_empty());
+        // Of two named, the larger: the one that fails beside the one that works.
+        let mut e = named_ev("Mistral 7B", 16 * GIB, false);
+        e.memory.named_models.push(NamedModel {
+            input: 0,
+            line: 4,
+            name: "llama 2 70b".into(),
+            beside_card: false,
+        });
+        assert_eq!(variants(&e), [("named", Severity::Critical)]);
+    }
+
+    #[test]
+    fn a_named_model_that_decodes_from_memory_or_a_log_s_size_wins() {
+        // 25 GB read 5 times a second is 125 GB/s: from memory, whatever the name says.
+        let mut e = named_ev("MIXTRAL 8X7B", 16 * GIB, false);
+        e.runs.push(Run {
+            input: "jan.md".into(),
+            decode: Some(Phase {
+                tok_s: Some(5.0),
+                ..Phase::default()
+            }),
+            ..Run::default()
+        });
+        assert!(variants(&e).is_empty());
+        // The log's own size fits: the name is not used.
+        let mut e = named_ev("MIXTRAL 8X7B", 16 * GIB, false);
+        e.runs.push(run(2 * GIB, None));
+        e.runs[0].input = "jan.md".into();
+        assert!(variants(&e).is_empty());
     }
 
     #[test]

@@ -153,6 +153,37 @@ pub fn params_from_name(name: &str) -> Option<f64> {
     Some(first).filter(|p| (1e7..=2e12).contains(p))
 }
 
+/// Share of `N × M` a mixture of `N` experts of `M` parameters holds in all: the experts share
+/// attention and embeddings (Mixtral 8x7B holds 46.7B, 8x22B 141B). The lower figure, so a
+/// size told from it is never too large.
+const MOE_SHARED: f64 = 0.8;
+
+/// Parameters a model's name says it holds in all, what must sit in memory: the count
+/// [`params_from_name`] reads, or for a mixture of experts its total (`8x7B` about 45B,
+/// `30B-A3B` 30B).
+pub fn total_params_from_name(name: &str) -> Option<f64> {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)(?:^|[^a-z0-9.])(?:(\d{1,2})\s*x\s*(\d{1,3}(?:\.\d+)?)|(\d{1,4}(?:\.\d+)?))b[-_ ]?(?:a\d+(?:\.\d+)?b)?(?:[^a-z0-9]|$)",
+        )
+        .expect("total parameter pattern compiles")
+    });
+    if let Some(p) = params_from_name(name) {
+        return Some(p);
+    }
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let c = re.captures(base)?;
+    let billions = match (c.get(1), c.get(2), c.get(3)) {
+        (Some(n), Some(m), _) => {
+            n.as_str().parse::<f64>().ok()? * m.as_str().parse::<f64>().ok()? * MOE_SHARED
+        }
+        (_, _, Some(t)) => t.as_str().parse::<f64>().ok()?,
+        _ => return None,
+    };
+    Some(billions * 1e9).filter(|p| (1e8..=2e12).contains(p))
+}
+
 /// Bits per weight of the quant a model's file name states (`…-7b-chat.Q4_K_M.gguf`,
 /// `ggml-model-q4_0.bin`).
 pub fn quant_bits_from_name(name: &str) -> Option<f64> {
@@ -241,6 +272,18 @@ mod tests {
         assert_eq!(weight_mib(&run(1210.6, 645.75)), Some(1210.6));
         // The mapped part is only the rest: the repacked tensors live in the repack buffer.
         assert_eq!(weight_mib(&run(292.36, 926.81)), Some(292.36 + 926.81));
+    }
+
+    #[test]
+    fn total_parameters_count_every_expert() {
+        let t = |n: &str| total_params_from_name(n).map(|p| (p / 1e8).round() / 10.0);
+        assert_eq!(t("MIXTRAL 8X7B"), Some(44.8));
+        assert_eq!(t("mixtral-8x22b-instruct.Q4_K_M.gguf"), Some(140.8));
+        assert_eq!(t("qwen3:30b-a3b"), Some(30.0));
+        assert_eq!(t("Qwen3-30B-A3B-Instruct"), Some(30.0));
+        assert_eq!(t("llama 2 13b"), Some(13.0));
+        assert_eq!(t("70B"), Some(70.0));
+        assert_eq!(t("tinyllama"), None);
     }
 
     #[test]

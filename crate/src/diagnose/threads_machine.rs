@@ -14,6 +14,7 @@
 
 use super::run_facts::{fmt, framework_label, input_of, run_ref};
 use super::{EvidenceRef, Finding, Quote, Severity};
+use crate::evidence::sched::BackgroundSlowdown;
 use crate::evidence::{Evidence, Framework, Run};
 use crate::views::topology::Usable;
 use crate::views::Views;
@@ -258,5 +259,47 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
             }
         }
     }
+    for b in &ev.sched.background_slowdowns {
+        if seen.contains(&("threads.efficiency-cores", b.input)) {
+            continue;
+        }
+        seen.push(("threads.efficiency-cores", b.input));
+        out.push(background(ev, b));
+    }
     out
+}
+
+/// `threads.efficiency-cores`, variant `background`: a hybrid Intel CPU and a run that slows
+/// when its window is minimized. Windows' scheduler gives background processes the efficiency
+/// cores (EcoQoS, Thread Director), so every thread runs there.
+fn background(ev: &Evidence, b: &BackgroundSlowdown) -> Finding {
+    let mut params = vec![("cpu", b.cpu.clone())];
+    // The user's own two runs, in front and in the background, size it.
+    let speeds = |behind: bool| {
+        ev.runs
+            .iter()
+            .filter(move |r| input_of(ev, r) == b.input && r.background == behind && !r.quoted)
+            .filter_map(crate::diagnose::run_facts::decode_tok_s)
+    };
+    let front = speeds(false).reduce(f64::max);
+    let behind = speeds(true).reduce(f64::min);
+    if let (Some(f), Some(s)) = (front, behind) {
+        if f > s {
+            params.push(("front_tok_s", fmt(f)));
+            params.push(("background_tok_s", fmt(s)));
+        }
+    }
+    Finding {
+        variant: Some("background"),
+        id: "threads.efficiency-cores",
+        severity: Severity::Warning,
+        params,
+        count: None,
+        evidence: vec![
+            EvidenceRef::at_line(b.input, b.line, &b.text),
+            EvidenceRef::at_line(b.input, b.cpu_line, &b.cpu),
+        ],
+        lines: Vec::new(),
+        lines_truncated: false,
+    }
 }

@@ -144,6 +144,7 @@ pub const VERDICT_PARAMS: &[&str] = &[
     "b",
     "b_ms",
     "b_tok_s",
+    "background_tok_s",
     "backend",
     "best_mode",
     "best_tok_s",
@@ -159,6 +160,7 @@ pub const VERDICT_PARAMS: &[&str] = &[
     "fast_tok_s",
     "few",
     "few_tok_s",
+    "front_tok_s",
     "first_tok_s",
     "flags",
     "gpu_tok_s",
@@ -381,6 +383,17 @@ fn estimate(f: &Finding) -> Option<Estimate> {
                 x,
                 "verdict.basis.little-cores",
                 vec![("share", param(f, "share")), ("clock", format!("{r:.2}"))],
+            )
+        }
+        "threads.efficiency-cores" if f.variant == Some("background") => {
+            let (front, behind) = (num(f, "front_tok_s")?, num(f, "background_tok_s")?);
+            (
+                front / behind,
+                "verdict.basis.background",
+                vec![
+                    ("front_tok_s", param(f, "front_tok_s")),
+                    ("background_tok_s", param(f, "background_tok_s")),
+                ],
             )
         }
         "threads.sweep-slower"

@@ -55,6 +55,18 @@ pub struct SystemMemory {
     pub swap_free: Option<u64>,
 }
 
+/// A model the input names, with its size in the name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedModel {
+    pub input: InputId,
+    pub line: u64,
+    /// As written: `MIXTRAL 8X7B`, `70B model`, `llama-2-13b-chat.Q4_K_M.gguf`.
+    pub name: String,
+    /// The same text names a discrete graphics card (`RTX 3090`, `24GB VRAM`): part of the
+    /// model may live in its memory, not the machine's.
+    pub beside_card: bool,
+}
+
 /// Memory figures within this share of each other are one memory stated twice (`16GB` and
 /// `16 GiB`, or a user's `4GB` beside `free`'s 3.7 Gi).
 const SAME_SIZE: f64 = 0.08;
@@ -68,6 +80,9 @@ pub fn same_size(a: u64, b: u64) -> bool {
 pub struct MemoryEvidence {
     pub processes: Vec<ProcessMemory>,
     pub system: Vec<SystemMemory>,
+    /// Models the text names by size (`Mixtral 8x7B`, `a 70B model`, `llama-2-13b.Q4_0.gguf`),
+    /// for an input whose log states no model size: what the user wants to run.
+    pub named_models: Vec<NamedModel>,
     /// Readings beyond [`MAX_PROCESS_READINGS`], not kept.
     pub dropped: u64,
 }

@@ -900,6 +900,22 @@ pub struct SchedEvidence {
     /// Affinity the inputs state (`taskset -p`, `Cpus_allowed_list`): (input, task) -> (CPUs,
     /// line); the last statement wins.
     pub affinity: BTreeMap<(InputId, u32), (Vec<u32>, u64)>,
+    /// A hybrid CPU named beside a slowdown in the background, per input.
+    pub background_slowdowns: Vec<BackgroundSlowdown>,
+}
+
+/// The text names a hybrid Intel CPU (12th gen Core and later: performance and efficiency
+/// cores) and says the run slows when its window is minimized or in the background: Windows
+/// then schedules it as background work, on the efficiency cores.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BackgroundSlowdown {
+    pub input: InputId,
+    pub cpu_line: u64,
+    /// The CPU as written (`12th Gen Intel(R) Core(TM) i5-12450H`).
+    pub cpu: String,
+    pub line: u64,
+    /// The sentence that says it, clipped.
+    pub text: String,
 }
 
 impl SchedEvidence {

@@ -412,6 +412,31 @@ impl LogParser {
                         swap_free: None,
                     });
             }
+            // A model named with its size beside the machine's memory is something to judge.
+            found |= !self.prose.named_models().is_empty() && self.prose.ram().is_some();
+            if let Some((cpu, said)) = self.prose.background_slowdown() {
+                ev.sched
+                    .background_slowdowns
+                    .push(crate::evidence::sched::BackgroundSlowdown {
+                        input: self.input,
+                        cpu_line: cpu.0,
+                        cpu: cpu.1.clone(),
+                        line: said.0,
+                        text: said.1.clone(),
+                    });
+                found = true;
+            }
+            let beside_card = self.prose.names_card();
+            for (name, line) in self.prose.named_models() {
+                ev.memory
+                    .named_models
+                    .push(crate::evidence::memory::NamedModel {
+                        input: self.input,
+                        line: *line,
+                        name: name.clone(),
+                        beside_card,
+                    });
+            }
             if let Some(model) = self.prose.model() {
                 for r in runs.iter_mut().filter(|r| r.model.is_none()) {
                     r.model = Some(model.to_string());
@@ -436,6 +461,7 @@ impl LogParser {
                         r.label = Some(l.clone());
                     }
                     r.quoted |= h.quoted;
+                    r.background |= h.background;
                     if let Some(t) = h.threads {
                         if r.n_threads.is_none() || r.n_threads == above {
                             r.n_threads = Some(t);

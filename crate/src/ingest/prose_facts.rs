@@ -82,6 +82,104 @@ fn model_file() -> &'static Regex {
     })
 }
 
+/// Model families users name with a size: `Mixtral 8x7B`, `Llama 3.1 70B`, `qwen2.5:32b`,
+/// `gemma 3 27b`. Lowercase; matched at a word start.
+const FAMILIES: &str = "llama|codellama|tinyllama|mistral|mixtral|qwen|qwq|gemma|phi|deepseek|yi|falcon|vicuna|wizardlm|wizardcoder|orca|openchat|starcoder|command-r|internlm|baichuan|chatglm|glm|minicpm|olmo|granite|smollm|nemotron|gpt-oss|solar|zephyr|dolphin|hermes|goliath|llava|bloom|stablelm|mpt|aya|codestral|ministral|exaone|hunyuan";
+
+/// A model named with its parameter count: a family then the count (`Mixtral 8x7B`, `Llama
+/// 3.1 8B`, `qwen3:30b-a3b`), or a count then `model` (`a 70B model`, `7B 模型`, `13B
+/// parameters`). Not `b1234` (a build) nor `4 bits`.
+fn model_mention() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(&format!(
+            r"(?i)(?:^|[^\w])((?:{FAMILIES})(?:[\d.:\- _][\w.:\- ]{{0,20}}?)?(?:\d{{1,2}}\s?x\s?)?\d{{1,4}}(?:\.\d{{1,2}})?\s?b)(?:[^\w]|_|$)|(?:^|[^\w.])(\d{{1,4}}(?:\.\d)?\s?b)[\s-]*(?:param|model|llm|模型|参数|大模型)"
+        ))
+        .expect("model mention pattern compiles")
+    })
+}
+
+/// A digit followed by `b`, or by a space and `b`.
+fn has_size(b: &[u8]) -> bool {
+    (0..b.len()).any(|i| {
+        b[i].is_ascii_digit()
+            && match b.get(i + 1) {
+                Some(b'b') => true,
+                Some(b' ') => b.get(i + 2) == Some(&b'b'),
+                _ => false,
+            }
+    })
+}
+
+/// A hybrid Intel CPU: 12th to 14th gen Core (`12th Gen Intel(R) Core(TM) i5-12450H`,
+/// `i7-1255U`, `i9-13900K`) or Core Ultra. Capture 1 is a desktop model number, to tell the
+/// parts with no efficiency cores.
+fn hybrid_intel() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(
+            r"(?i)\b(?:1[234]th\s+Gen\s+Intel|Core\s*(?:\(TM\)\s*)?Ultra\s+[579]\b)|\bi[3579]-(?:(1[234]\d{3})([a-z]{0,2})|1[234]\d{2}[uph])\b",
+        )
+        .expect("hybrid Intel pattern compiles")
+    })
+}
+
+/// 12th to 14th gen desktop parts built with performance cores only (i3s and the i5 non-K
+/// below 13400; the F and T variants too).
+const NO_EFFICIENCY_CORES: &[&str] = &[
+    "12100", "12300", "12400", "12490", "12500", "12600", "13100", "14100",
+];
+
+/// The hybrid Intel CPU a line names, if its model is one with efficiency cores.
+fn hybrid_cpu(line: &str) -> Option<String> {
+    let mut span: Option<(usize, usize)> = None;
+    for c in hybrid_intel().captures_iter(line) {
+        if let (Some(n), Some(suffix)) = (c.get(1), c.get(2)) {
+            if NO_EFFICIENCY_CORES.contains(&n.as_str())
+                && !suffix.as_str().to_ascii_lowercase().contains('k')
+            {
+                return None;
+            }
+        }
+        let m = c.get(0)?;
+        span = Some(span.map_or((m.start(), m.end()), |(a, _)| (a, m.end())));
+    }
+    // From the first name to the last: `12th Gen Intel(R) Core(TM) i5-12450H`.
+    span.map(|(a, b)| crate::evidence::clip(&line[a..b]))
+}
+
+/// A run that slows when its window is not in front, in the user's words.
+const BACKGROUND_WORDS: &[&str] = &[
+    "minimiz",
+    "minimis",
+    "in the background",
+    "on the background",
+    "in background",
+    "out of focus",
+    "loses focus",
+    "lose focus",
+    "lost focus",
+    "not focused",
+    "unfocused",
+    "another window",
+    "最小化",
+    "切到后台",
+    "在后台",
+    "后台运行",
+];
+
+/// The text says the run was minimized or in the background.
+fn in_background(t: &str) -> bool {
+    let lower = t.to_lowercase();
+    BACKGROUND_WORDS.iter().any(|w| lower.contains(w))
+}
+
+/// Words that say the machine has a discrete graphics card with its own memory.
+const CARD_WORDS: &[&str] = &[
+    "vram", "显存", "rtx", "gtx", "geforce", "radeon", "quadro", "tesla", "a100", "h100", "cuda",
+    "rocm",
+];
+
 fn jetson_mode() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
@@ -126,7 +224,7 @@ fn ram_statement() -> &'static Regex {
             r"\b(\d{1,4}(?:\.\d)?)\s?(GB|GiB|G|TB)\s*(?:of\s+)?(?:(?:unified|system|main)\s+)?",
             r"(?:RAM\b|memory\b|内存|运存|(?:LP)?DDR\d)",
             // 3: `RAM: 16GB`, `Memory: 8 GB`, `内存：8GB`
-            r"|^\s*(?:Total\s+)?(?:RAM|Memory|内存|运行内存)\s*[:：]\s*(\d{1,4}(?:\.\d+)?)\s?(GB|GiB|G)\b\s*(?:$|[^/\s])",
+            r"|^\s*(?:[-*•]\s+)?(?:Total\s+)?(?:RAM|Memory|内存|运行内存)\s*[:：]\s*(\d{1,4}(?:\.\d+)?)\s?(GB|GiB|G)\b\s*(?:$|[^/\s])",
             // 5: neofetch's `used / total`
             r"|\bMemory:\s*[\d.]+\s?(?:MiB|GiB)\s*/\s*([\d.]+)\s?(MiB|GiB)",
             // 6: a Mac or a board followed by its memory
@@ -212,7 +310,21 @@ pub struct ProseFacts {
     headings: Vec<Heading>,
     /// llama.cpp commands the user pasted: (line, whether it sets the thread count).
     commands: Vec<(u64, bool)>,
+    /// Models named with their size, as written, with the line: the first [`MAX_NAMED`].
+    named: Vec<(String, u64)>,
+    /// The text names a discrete graphics card or its memory.
+    card: bool,
+    /// The first line naming a hybrid Intel CPU, as written.
+    hybrid: Option<Said>,
+    /// The first line saying the run slows in the background.
+    background: Option<Said>,
 }
+
+/// A line number and what it says.
+type Said = (u64, String);
+
+/// Sized model names kept per input.
+const MAX_NAMED: usize = 8;
 
 /// Commands kept per input: a paste holds a few.
 const MAX_COMMANDS: usize = 16;
@@ -233,6 +345,8 @@ pub struct Heading {
     /// The block under it is someone else's result the user quotes to compare with ("but your
     /// result was:", "Expected (README):", "官方结果："), not a run of theirs.
     pub quoted: bool,
+    /// The block under it ran with its window minimized or in the background.
+    pub background: bool,
 }
 
 /// Heading words that introduce a result the user did not measure: the maintainer's, the
@@ -319,6 +433,7 @@ fn heading(number: u64, message: &str) -> Option<Heading> {
             build: Some(c[1].to_string()),
             label: version_label(t),
             quoted: false,
+            background: false,
         });
     }
     let heading = t.len() <= MAX_HEADING
@@ -336,8 +451,10 @@ fn heading(number: u64, message: &str) -> Option<Heading> {
         build: None,
         label: version_label(t),
         quoted: quoted_heading(t),
+        background: in_background(t),
     };
-    (h.backend.is_some() || h.threads.is_some() || h.label.is_some() || h.quoted).then_some(h)
+    (h.backend.is_some() || h.threads.is_some() || h.label.is_some() || h.quoted || h.background)
+        .then_some(h)
 }
 
 /// The place a heading names, when it names exactly one place the work can run.
@@ -416,8 +533,31 @@ impl ProseFacts {
         }
         for c in model_file().captures_iter(message) {
             let name = c[1].to_string();
+            self.name_model(&name, number);
             if !self.models.contains(&name) && self.models.len() <= MAX_MODELS {
                 self.models.push(name);
+            }
+        }
+        self.card = self.card || CARD_WORDS.iter().any(|w| lower.contains(w));
+        if self.hybrid.is_none()
+            && (lower.contains("intel")
+                || lower.contains("i5-")
+                || lower.contains("i7-")
+                || lower.contains("i9-")
+                || lower.contains("i3-")
+                || lower.contains("ultra"))
+        {
+            self.hybrid = hybrid_cpu(message).map(|c| (number, c));
+        }
+        if self.background.is_none() && in_background(message) {
+            self.background = Some((number, crate::evidence::clip(message.trim())));
+        }
+        // Every mention has a digit then `b` (`7b`, `7 B`): the regex runs only on such lines.
+        if has_size(lower.as_bytes()) && self.named.len() < MAX_NAMED {
+            for c in model_mention().captures_iter(message) {
+                if let Some(m) = c.get(1).or_else(|| c.get(2)) {
+                    self.name_model(m.as_str().trim(), number);
+                }
             }
         }
         // The clauses are looked at only when the line names some hardware at all.
@@ -486,6 +626,28 @@ impl ProseFacts {
     pub fn default_threads_line(&self) -> Option<u64> {
         let first = self.commands.first()?;
         (!self.commands.iter().any(|(_, set)| *set)).then_some(first.0)
+    }
+
+    fn name_model(&mut self, name: &str, line: u64) {
+        if self.named.len() < MAX_NAMED && !self.named.iter().any(|(n, _)| n == name) {
+            self.named.push((name.to_string(), line));
+        }
+    }
+
+    /// The models the text names with a size, each with its line.
+    pub fn named_models(&self) -> &[(String, u64)] {
+        &self.named
+    }
+
+    /// A hybrid Intel CPU and a slowdown in the background, when the text states both:
+    /// ((cpu line, cpu), (line, text)).
+    pub fn background_slowdown(&self) -> Option<(&Said, &Said)> {
+        Some((self.hybrid.as_ref()?, self.background.as_ref()?))
+    }
+
+    /// The text names a discrete graphics card (not a Jetson's, whose GPU shares the RAM).
+    pub fn names_card(&self) -> bool {
+        self.card && !self.jetson
     }
 
     /// The one model file the text names, if it names exactly one.
@@ -637,6 +799,66 @@ mod tests {
     }
 
     #[test]
+    fn models_named_with_their_size() {
+        let named = |t: &str| -> Vec<String> {
+            read(t)
+                .0
+                .named_models()
+                .iter()
+                .map(|(n, _)| n.clone())
+                .collect()
+        };
+        assert_eq!(
+            named("Running the MIXTRAL 8X7B model from Jan's hub"),
+            ["MIXTRAL 8X7B"]
+        );
+        assert_eq!(named("ollama run qwen2.5:32b-instruct"), ["qwen2.5:32b"]);
+        assert_eq!(named("Llama 3.1 8B on a Pi"), ["Llama 3.1 8B"]);
+        assert_eq!(
+            named("`./main -m /nvme2/models/codellama70b.gguf -ngl 40`"),
+            ["codellama70b.gguf", "codellama70b"]
+        );
+        assert_eq!(named("a 70B model on 32GB"), ["70B"]);
+        assert_eq!(named("跑 7B 模型很慢"), ["7B"]);
+        assert_eq!(
+            named("tinyllama works, but llama 2 13b closes"),
+            ["llama 2 13b"]
+        );
+        // A build, a bit width, a word that starts like a family: no model.
+        assert!(named("llama.cpp b1234 with 4 bits").is_empty());
+        assert!(named("it yielded 3 b tokens").is_empty());
+        assert!(named("16 GB RAM, 512 GB SSD").is_empty());
+    }
+
+    #[test]
+    fn a_hybrid_intel_cpu_and_a_slowdown_in_the_background() {
+        let slow = |t: &str| read(t).0.background_slowdown().map(|(c, b)| (c.0, b.0));
+        let text = "it slows down everytime the program minimized\n```\nProcessor: 12th Gen Intel(R) Core(TM) i5-12450H (12 CPUs), ~2.0GHz\n```";
+        assert_eq!(slow(text), Some((3, 1)));
+        assert_eq!(slow("i7-1255U laptop; 切到后台就变慢"), Some((1, 1)));
+        assert_eq!(slow("Core Ultra 7 155H, slow when minimized"), Some((1, 1)));
+        assert_eq!(
+            slow("i9-13900K, slow when the window is minimised"),
+            Some((1, 1))
+        );
+        // Performance cores only, an older generation, or no background at all.
+        assert_eq!(slow("Intel Core i5-12400F, slow when minimized"), None);
+        assert_eq!(slow("Intel Core i7-1165G7, slow when minimized"), None);
+        assert_eq!(
+            slow("13th Gen Intel(R) Core(TM) i7-13700H, slow at 8 threads"),
+            None
+        );
+        assert!(slow("i5-12600K, slow when minimized").is_some());
+    }
+
+    #[test]
+    fn a_discrete_card_but_not_a_jetson_s_gpu() {
+        assert!(read("RTX 3090 with 24GB VRAM").0.names_card());
+        assert!(!read("Jetson AGX Orin, CUDA 12.2").0.names_card());
+        assert!(!read("MacBook Pro M1 Pro 16GB").0.names_card());
+    }
+
+    #[test]
     fn a_power_mode_in_words_is_a_jetson_mode_only_on_a_jetson() {
         let (p, _) = read("Running on a Jetson Orin Nano in 15W mode, about 9 tok/s.");
         let modes = p.jetson_modes(0);
@@ -668,6 +890,9 @@ mod tests {
         assert_eq!(ram("board: Pi 4 (4GB)"), Some(4 * GIB));
         assert_eq!(ram("Jetson Orin Nano 8GB developer kit"), Some(8 * GIB));
         assert_eq!(ram("      Memory: 16 GB"), Some(16 * GIB));
+        // An issue form's list.
+        assert_eq!(ram("- RAM: 32GB"), Some(32 * GIB));
+        assert_eq!(ram("* 内存：16GB"), Some(16 * GIB));
         assert_eq!(ram("Memory: 2345MiB / 7823MiB"), Some(7823 << 20));
         assert_eq!(ram("Memory: 2.10 GiB / 16.00 GiB (13%)"), Some(16 * GIB));
         assert_eq!(ram("小米 14，16GB+512GB，跑 7B 很慢"), Some(16 * GIB));
