@@ -174,6 +174,9 @@ pub struct InputFacts {
     pub encoding: Option<TextEncoding>,
     pub compression: Option<&'static str>,
     pub problems: Vec<Problem>,
+    /// The first line that asks for fp16 or low precision (`Precision_Low`, `precision=2`,
+    /// `"precision": "low"`, "fp16 is no faster"), with its text.
+    pub asks_fp16: Option<(u64, String)>,
 }
 
 /// Where one warning was seen.
@@ -985,6 +988,7 @@ impl Evidence {
             encoding: None,
             compression: None,
             problems: Vec::new(),
+            asks_fp16: None,
         });
         self.inputs.len() - 1
     }

@@ -177,6 +177,12 @@ const CASES = [
     numbers: [/efficiency cores/, /4\.1×/],
   },
   {
+    name: 'MNN on an RK3399 asked for low precision: the CPU has no fp16, so it ran fp32',
+    files: ['samples/logs/mnn-benchmark-rk3399-precision-low-no-fp16.zh.md'],
+    cause: 'build',
+    numbers: [/no fp16 arithmetic/],
+  },
+  {
     name: 'ollama 0.1 on JetPack 5: every GPU library search empty',
     files: ['samples/logs/ollama-0.1-jetpack5-no-gpu.txt'],
     cause: 'build',
@@ -445,6 +451,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/llama-pi4-4gb-7b-paging.md', /模型比设备内存还大/],
     ['samples/logs/lmstudio-issue-qwen32b-16gb-mac.zh.md', /你提到的模型比设备内存还大/],
     ['samples/logs/llama-server-windows-minimized-ecores.md', /Windows 把推理挪到了能效核/],
+    ['samples/logs/mnn-benchmark-rk3399-precision-low-no-fp16.zh.md', /CPU 不支持 fp16 计算/],
     ['samples/logs/ollama-jetson-driver-too-old.txt', /GPU 驱动比该构建所带的 CUDA 旧/],
     ['samples/logs/llama-cuda-command-without-ngl.md', /命令没有要求把层放到 GPU 上/],
     ['samples/logs/llama-bench-vulkan-slower-than-cpu-mali.md', /Vulkan 路径的解码比 CPU 还慢/],

@@ -13,6 +13,7 @@ mod compare_stages;
 mod counters;
 mod cpu;
 mod cpu_emulated;
+mod cpu_fp16;
 mod fallback;
 mod kernel_events;
 mod load;
@@ -198,6 +199,7 @@ const RULES: &[Rule] = &[
     rule(offload_cpu_time::IDS, offload_cpu_time::rule),
     rule(offload_graph_splits::IDS, offload_graph_splits::rule),
     rule(cpu_emulated::IDS, cpu_emulated::rule),
+    rule(cpu_fp16::IDS, cpu_fp16::rule),
     Rule {
         data: &["hw_flag"],
         ..rule(cpu::IDS, cpu::rule)

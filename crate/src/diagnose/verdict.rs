@@ -243,6 +243,9 @@ fn is_symptom(id: &str, beside: &[&str]) -> bool {
     match id {
         "thermal.sustained-decay" => true,
         "fallback.cpu" => beside.contains(&"offload.gpu-unused"),
+        // Both came with Armv8.2: beside a user's fp16 question on a CPU without fp16, the
+        // missing dot product is the same old core, and the fp16 finding answers what they asked.
+        "cpu.missing-dotprod" => beside.contains(&"cpu.missing-fp16"),
         _ => false,
     }
 }

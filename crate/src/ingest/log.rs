@@ -426,6 +426,7 @@ impl LogParser {
                     });
                 found = true;
             }
+            ev.inputs[self.input].asks_fp16 = self.prose.asks_fp16().cloned();
             let beside_card = self.prose.names_card();
             for (name, line) in self.prose.named_models() {
                 ev.memory

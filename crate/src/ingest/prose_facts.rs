@@ -168,6 +168,46 @@ const BACKGROUND_WORDS: &[&str] = &[
     "后台运行",
 ];
 
+/// A request for fp16 or low precision: MNN's `Precision_Low`, `precision=2`, `"precision":
+/// "low"`, or fp16 named as a word. Capture 1 is what follows `fp16`: a `:` or `=` makes it a
+/// feature flag (`support fp16:0`), not a request.
+fn fp16_request() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(
+            r#"(?i)precision_low|precision"?\s*[=:]\s*"?(?:2|low)\b|半精度|(?-u:\b)fp16(?-u:\b)(\s*[:=])?"#,
+        )
+        .expect("fp16 request pattern compiles")
+    })
+}
+
+fn asks_fp16(line: &str) -> bool {
+    fp16_request().captures_iter(line).any(|c| {
+        // MNNConvert's `--fp16` stores the weights in fp16: a file format, not arithmetic.
+        let flag = c.get(0).is_some_and(|m| line[..m.start()].ends_with("--"));
+        c.get(1).is_none() && !flag
+    })
+}
+
+/// Words that say the device is an Arm one, whose fp16 arithmetic an Armv8.0 core lacks.
+const ARM_WORDS: &[&str] = &[
+    "aarch64",
+    "arm64",
+    "armv8",
+    "armv7",
+    "android",
+    "cortex-a",
+    "rk35",
+    "rk33",
+    "snapdragon",
+    "dimensity",
+    "kirin",
+    "exynos",
+    "raspberry",
+    "jetson",
+    "allwinner",
+];
+
 /// The text says the run was minimized or in the background.
 fn in_background(t: &str) -> bool {
     let lower = t.to_lowercase();
@@ -318,6 +358,10 @@ pub struct ProseFacts {
     hybrid: Option<Said>,
     /// The first line saying the run slows in the background.
     background: Option<Said>,
+    /// The first line asking for fp16 or low precision.
+    fp16: Option<Said>,
+    /// The text says the device is an Arm one.
+    arm: bool,
 }
 
 /// A line number and what it says.
@@ -549,6 +593,13 @@ impl ProseFacts {
         {
             self.hybrid = hybrid_cpu(message).map(|c| (number, c));
         }
+        self.arm = self.arm || ARM_WORDS.iter().any(|w| lower.contains(w));
+        if self.fp16.is_none()
+            && (lower.contains("fp16") || lower.contains("precision") || message.contains("半精度"))
+            && asks_fp16(message)
+        {
+            self.fp16 = Some((number, crate::evidence::clip(message.trim())));
+        }
         if self.background.is_none() && in_background(message) {
             self.background = Some((number, crate::evidence::clip(message.trim())));
         }
@@ -643,6 +694,12 @@ impl ProseFacts {
     /// ((cpu line, cpu), (line, text)).
     pub fn background_slowdown(&self) -> Option<(&Said, &Said)> {
         Some((self.hybrid.as_ref()?, self.background.as_ref()?))
+    }
+
+    /// The first line asking for fp16 or low precision, when the text says the device is an
+    /// Arm one (an x86 CPU has no fp16 path in these frameworks to ask for).
+    pub fn asks_fp16(&self) -> Option<&Said> {
+        self.fp16.as_ref().filter(|_| self.arm)
     }
 
     /// The text names a discrete graphics card (not a Jetson's, whose GPU shares the RAM).
@@ -849,6 +906,45 @@ mod tests {
             None
         );
         assert!(slow("i5-12600K, slow when minimized").is_some());
+    }
+
+    #[test]
+    fn a_request_for_fp16_but_not_a_feature_flag() {
+        let asks = |t: &str| {
+            read(&format!("{t}\nlinux aarch64"))
+                .0
+                .asks_fp16()
+                .map(|s| s.0)
+        };
+        assert_eq!(asks("fp16和fp32的推理时间一样"), Some(1));
+        assert_eq!(
+            read("fp16和fp32的推理时间一样").0.asks_fp16(),
+            None,
+            "not said to be Arm"
+        );
+        assert_eq!(
+            asks("./MNNConvert -f ONNX --modelFile x.onnx --MNNModel x.mnn --fp16"),
+            None
+        );
+        assert_eq!(asks("fp16 and int8 use Precision_Low"), Some(1));
+        assert_eq!(
+            asks("Forward type: CPU thread=4 precision=2 sparsity=0"),
+            Some(1)
+        );
+        assert_eq!(asks(r#"  "precision": "low","#), Some(1));
+        assert_eq!(
+            asks("The device support i8sdot:0, support fp16:0, support i8mm: 0"),
+            None
+        );
+        assert_eq!(
+            asks("system_info: n_threads = 4 | FP16_VA = 0 | NEON = 1"),
+            None
+        );
+        assert_eq!(
+            asks("Forward type: CPU thread=1 precision=1 sparsity=0"),
+            None
+        );
+        assert_eq!(asks("loading model_fp16.onnx"), None);
     }
 
     #[test]
