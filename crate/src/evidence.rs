@@ -476,6 +476,10 @@ pub enum NoGpu {
     /// The x86 CPU lacks the vector extensions (AVX) the GPU runners are built with, so the
     /// server turned GPU inference off (ollama's "CPU does not have minimum vector extensions").
     CpuVectors,
+    /// ollama planned layers for a GPU but started a CPU runner (`runners/cpu_avx2/
+    /// ollama_llama_server`): the build holds no runner for that GPU (a source build that did
+    /// not find the CUDA or ROCm toolkit), so every layer ran on the CPU.
+    CpuRunner,
     /// The configuration turned the GPU off (ollama's `OLLAMA_LLM_LIBRARY=cpu`,
     /// `CUDA_VISIBLE_DEVICES=-1`).
     Disabled,

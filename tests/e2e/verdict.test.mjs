@@ -183,6 +183,12 @@ const CASES = [
     numbers: [/no fp16 arithmetic/],
   },
   {
+    name: 'a source-built ollama 0.4 plans 33 layers for CUDA, then starts its cpu_avx2 runner',
+    files: ['samples/logs/ollama-source-build-cpu-runner.journal.md'],
+    cause: 'build',
+    numbers: [/CPU runner/],
+  },
+  {
     name: 'ollama 0.1 on JetPack 5: every GPU library search empty',
     files: ['samples/logs/ollama-0.1-jetpack5-no-gpu.txt'],
     cause: 'build',
@@ -452,6 +458,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/lmstudio-issue-qwen32b-16gb-mac.zh.md', /你提到的模型比设备内存还大/],
     ['samples/logs/llama-server-windows-minimized-ecores.md', /Windows 把推理挪到了能效核/],
     ['samples/logs/mnn-benchmark-rk3399-precision-low-no-fp16.zh.md', /CPU 不支持 fp16 计算/],
+    ['samples/logs/ollama-source-build-cpu-runner.journal.md', /ollama 启动的是 CPU runner/],
     ['samples/logs/ollama-jetson-driver-too-old.txt', /GPU 驱动比该构建所带的 CUDA 旧/],
     ['samples/logs/llama-cuda-command-without-ngl.md', /命令没有要求把层放到 GPU 上/],
     ['samples/logs/llama-bench-vulkan-slower-than-cpu-mali.md', /Vulkan 路径的解码比 CPU 还慢/],

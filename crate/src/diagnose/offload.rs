@@ -201,6 +201,7 @@ fn placement(run: &Run) -> Placement {
                 NoGpu::DriverTooOld => "driver-old",
                 NoGpu::Disabled => "disabled",
                 NoGpu::CpuVectors => "cpu-vectors",
+                NoGpu::CpuRunner => "cpu-runner",
             };
             return Placement::Unused {
                 variant: Some(variant),

@@ -248,6 +248,20 @@ impl Ollama {
             if let Some(n) = arg("--n-gpu-layers") {
                 offload(run).requested = Some(n);
             }
+            // The runner is the build's: a CPU one after a plan for a GPU means the build has
+            // no runner for it, and the planned layers stay on the CPU.
+            let program = cmd.split_whitespace().next().unwrap_or("");
+            let cpu_runner = program.contains("/runners/cpu") || program.contains("\\runners\\cpu");
+            if let Some(o) = run.offload.as_mut().filter(|o| {
+                cpu_runner
+                    && o.gpu_layers.is_some_and(|n| n > 0)
+                    && o.library.as_deref().is_some_and(|l| l != "cpu")
+            }) {
+                o.gpu_layers = Some(0);
+                o.no_gpu = Some(NoGpu::CpuRunner);
+                let from = msg.find("msg=").unwrap_or(0);
+                quote_placement(o, at, &msg[from..], true);
+            }
             self.startup_facts(run);
             return;
         } else {
@@ -463,6 +477,22 @@ ollama      | time=2025-03-04T20:48:09.210Z level=INFO source=gpu.go:377 msg="no
             let o = runs[0].offload.as_ref().unwrap();
             assert_eq!(o.no_gpu, Some(NoGpu::CpuVectors), "{line}");
         }
+    }
+
+    #[test]
+    fn a_cpu_runner_after_a_plan_for_the_gpu() {
+        let plan = r#"time=2024-12-02T10:14:03.211Z level=INFO source=memory.go:343 msg="offload to cuda" layers.requested=-1 layers.model=29 layers.offload=29 layers.split="" memory.available="[11.2 GiB]" memory.required.full="5.9 GiB" memory.weights.total="4.4 GiB""#;
+        let cpu = r#"time=2024-12-02T10:14:03.214Z level=INFO source=server.go:383 msg="starting llama server" cmd="/tmp/ollama118467/runners/cpu_avx2/ollama_llama_server --model /root/.ollama/models/blobs/sha256-6a0746a1ec1a --ctx-size 8192 --batch-size 512 --n-gpu-layers 29 --threads 8 --parallel 4 --port 41473""#;
+        let runs = parse(&format!("{plan}\n{cpu}"));
+        let o = runs[0].offload.as_ref().unwrap();
+        assert_eq!(o.no_gpu, Some(NoGpu::CpuRunner));
+        assert_eq!(o.gpu_layers, Some(0));
+        assert_eq!(o.line, Some(2));
+        // The CUDA runner it should have started: the plan stands.
+        let cuda = cpu.replace("cpu_avx2", "cuda_v12");
+        let runs = parse(&format!("{plan}\n{cuda}"));
+        let o = runs[0].offload.as_ref().unwrap();
+        assert_eq!((o.no_gpu, o.gpu_layers), (None, Some(29)));
     }
 
     #[test]
