@@ -47,11 +47,10 @@ fn finding(ev: &Evidence, run: &Run, bw: f64) -> Option<Finding> {
     };
     let input = ev.inputs.iter().position(|i| i.name == run.input)?;
     let lines = run.line_start.map(|s| (s, run.line_end.unwrap_or(s)));
-    Some(Finding {
-        variant: None,
-        id: IDS[0],
+    Some(Finding::new(
+        IDS[0],
         severity,
-        params: vec![
+        vec![
             ("tok_s", fmt(tok_s)),
             ("ceiling_tok_s", fmt(ceiling)),
             ("expected_tok_s", fmt(expected)),
@@ -62,16 +61,13 @@ fn finding(ev: &Evidence, run: &Run, bw: f64) -> Option<Finding> {
             ("eta", format!("{ETA}")),
             ("fixed_ms", format!("{:.0}", FIXED_COST_S * 1e3)),
         ],
-        count: None,
-        evidence: vec![EvidenceRef {
+        vec![EvidenceRef {
             input,
             lines,
             time_s: None,
             quote: None,
         }],
-        lines: Vec::new(),
-        lines_truncated: false,
-    })
+    ))
 }
 
 /// Three significant figures at most: 0.123, 1.23, 12.3, 123 (the bandwidth findings' figures).

@@ -232,16 +232,12 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
             continue;
         }
         seen.push((id, a.run.input.as_str()));
-        out.push(Finding {
-            variant: None,
+        out.push(Finding::new(
             id,
             severity,
             params,
-            count: None,
-            evidence: vec![run_ref(ev, a.run, quote(a))],
-            lines: Vec::new(),
-            lines_truncated: false,
-        });
+            vec![run_ref(ev, a.run, quote(a))],
+        ));
     }
     if !far_below && !out.iter().any(|f| f.id == IDS[0]) {
         out.extend(swept.take());
@@ -347,20 +343,19 @@ fn thread_plateau(ev: &Evidence, run: &Run) -> Option<Finding> {
         ),
     ];
     params.extend(lever_of(bits_of(run), best));
-    Some(Finding {
-        variant: Some("threads"),
-        id: IDS[0],
-        severity: Severity::Info,
-        params,
-        count: None,
-        evidence: vec![run_ref(
-            ev,
-            run,
-            super::threads::sweep_quote("tg", (knee, knee_tok_s), (many, many_tok_s)),
-        )],
-        lines: Vec::new(),
-        lines_truncated: false,
-    })
+    Some(
+        Finding::new(
+            IDS[0],
+            Severity::Info,
+            params,
+            vec![run_ref(
+                ev,
+                run,
+                super::threads::sweep_quote("tg", (knee, knee_tok_s), (many, many_tok_s)),
+            )],
+        )
+        .with_variant(Some("threads")),
+    )
 }
 
 /// Runs of one device (one input, or inputs naming the same device) whose sizes differ and whose

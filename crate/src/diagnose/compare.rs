@@ -100,16 +100,12 @@ fn pair(ev: &Evidence, (ia, a): (InputId, &Run), (ib, b): (InputId, &Run), out: 
                     qb: Quote| {
         params.insert(0, ("a", name(ia)));
         params.insert(1, ("b", name(ib)));
-        out.push(Finding {
-            variant: None,
+        out.push(Finding::new(
             id,
             severity,
             params,
-            count: None,
-            evidence: vec![run_ref(ev, a, qa), run_ref(ev, b, qb)],
-            lines: Vec::new(),
-            lines_truncated: false,
-        });
+            vec![run_ref(ev, a, qa), run_ref(ev, b, qb)],
+        ));
     };
     if let (Some(da), Some(db)) = (decode_tok_s(a), decode_tok_s(b)) {
         if db > 0.0 {

@@ -76,25 +76,21 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
                 vec![("build", build(r)), ("tok_s", fmt(tok_s))],
             )
         };
-        out.push(Finding {
-            variant: None,
-            id: "compare.build-gap",
-            severity: Severity::Warning,
-            params: vec![
+        out.push(Finding::new(
+            "compare.build-gap",
+            Severity::Warning,
+            vec![
                 ("fast_build", build(fast)),
                 ("slow_build", build(slow)),
                 ("fast_tok_s", fmt(fast_tok_s)),
                 ("slow_tok_s", fmt(slow_tok_s)),
                 ("ratio", fmt(ratio)),
             ],
-            count: None,
-            evidence: vec![
+            vec![
                 run_ref(ev, slow, quote(slow, slow_tok_s)),
                 run_ref(ev, fast, quote(fast, fast_tok_s)),
             ],
-            lines: Vec::new(),
-            lines_truncated: false,
-        });
+        ));
     }
     out
 }

@@ -67,18 +67,16 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
                     continue;
                 }
                 let ms = |v: f64| format!("{v:.0}");
-                out.push(Finding {
-                    variant: None,
-                    id: "compare.stage-gap",
-                    severity: Severity::Warning,
-                    params: vec![
+                out.push(Finding::new(
+                    "compare.stage-gap",
+                    Severity::Warning,
+                    vec![
                         ("stage", name.to_string()),
                         ("a_ms", ms(fast_ms)),
                         ("b_ms", ms(slow_ms)),
                         ("ratio", fmt(slow_ms / fast_ms)),
                     ],
-                    count: None,
-                    evidence: vec![
+                    vec![
                         run_ref(
                             ev,
                             slow,
@@ -90,9 +88,7 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
                             Quote::Input(format!("{name} time = {} ms", ms(fast_ms))),
                         ),
                     ],
-                    lines: Vec::new(),
-                    lines_truncated: false,
-                });
+                ));
             }
         }
     }

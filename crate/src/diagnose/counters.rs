@@ -229,16 +229,7 @@ fn summary(s: &CounterSummary, blocks: usize, clocks: Option<&(f64, Option<f64>)
     );
     let mut evidence = vec![line_ref(s, None, quote)];
     evidence.extend(notes(s, blocks));
-    Finding {
-        variant: None,
-        id: IDS[0],
-        severity: Severity::Info,
-        params,
-        count: None,
-        evidence,
-        lines: Vec::new(),
-        lines_truncated: false,
-    }
+    Finding::new(IDS[0], Severity::Info, params, evidence)
 }
 
 /// What qualifies the figures, each at its line: events not counted, multiplexed or
@@ -319,11 +310,10 @@ fn notes(s: &CounterSummary, blocks: usize) -> Vec<EvidenceRef> {
 fn waiting(ev: &Evidence, s: &CounterSummary, run: &Run, n: u32, cpus: f64) -> Finding {
     let share = format!("{:.0}%", cpus / n as f64 * 100.0);
     let elapsed = or_unknown(s.elapsed().map(fmt));
-    Finding {
-        variant: None,
-        id: IDS[1],
-        severity: Severity::Warning,
-        params: vec![
+    Finding::new(
+        IDS[1],
+        Severity::Warning,
+        vec![
             ("framework", framework_label(run)),
             ("n_threads", n.to_string()),
             ("cpus", fmt(cpus)),
@@ -331,8 +321,7 @@ fn waiting(ev: &Evidence, s: &CounterSummary, run: &Run, n: u32, cpus: f64) -> F
             ("elapsed", elapsed.clone()),
             ("tool", s.tool.label().to_string()),
         ],
-        count: None,
-        evidence: vec![
+        vec![
             line_ref(
                 s,
                 s.task_clock_ms.as_ref(),
@@ -351,9 +340,7 @@ fn waiting(ev: &Evidence, s: &CounterSummary, run: &Run, n: u32, cpus: f64) -> F
                 Quote::phrase("quote.counters.threads-asked", vec![("n", n.to_string())]),
             ),
         ],
-        lines: Vec::new(),
-        lines_truncated: false,
-    }
+    )
 }
 
 fn migrations(s: &CounterSummary) -> Option<Finding> {
@@ -403,11 +390,10 @@ fn low_clock(s: &CounterSummary, g: f64, fastest: f64, little: Option<f64>) -> F
         Some(_) => "@counters.clock.above-little",
         None => "@counters.clock.uniform",
     };
-    Finding {
-        variant: None,
-        id: IDS[2],
-        severity: Severity::Warning,
-        params: vec![
+    Finding::new(
+        IDS[2],
+        Severity::Warning,
+        vec![
             ("ghz", ghz(g)),
             ("max_clock", ghz(fastest)),
             ("share", share.clone()),
@@ -415,8 +401,7 @@ fn low_clock(s: &CounterSummary, g: f64, fastest: f64, little: Option<f64>) -> F
             ("little_note", little_note.to_string()),
             ("tool", s.tool.label().to_string()),
         ],
-        count: None,
-        evidence: vec![line_ref(
+        vec![line_ref(
             s,
             s.cycles.as_ref(),
             Quote::phrase(
@@ -428,7 +413,5 @@ fn low_clock(s: &CounterSummary, g: f64, fastest: f64, little: Option<f64>) -> F
                 ],
             ),
         )],
-        lines: Vec::new(),
-        lines_truncated: false,
-    }
+    )
 }

@@ -110,26 +110,22 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
             continue;
         };
         let on = any_on(run, X86_FLAGS).join(", ");
-        out.push(Finding {
-            variant: None,
-            id: "cpu.x86-build-on-arm",
-            severity: Severity::Critical,
-            params: vec![
+        out.push(Finding::new(
+            "cpu.x86-build-on-arm",
+            Severity::Critical,
+            vec![
                 ("framework", framework_label(run)),
                 ("on", on.clone()),
                 ("arm_seen", seen),
             ],
-            count: None,
-            evidence: std::iter::once(run_ref(
+            std::iter::once(run_ref(
                 ev,
                 run,
                 Quote::phrase("quote.cpu.x86-flags", vec![("on", on)]),
             ))
             .chain(arm_ref)
             .collect(),
-            lines: Vec::new(),
-            lines_truncated: false,
-        });
+        ));
     }
     out
 }

@@ -26,19 +26,15 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
         let Some((line, text)) = &ev.inputs[input].asks_fp16 else {
             continue;
         };
-        out.push(Finding {
-            variant: None,
-            id: IDS[0],
-            severity: Severity::Critical,
-            params: vec![("framework", framework_label(run))],
-            count: None,
-            evidence: vec![
+        out.push(Finding::new(
+            IDS[0],
+            Severity::Critical,
+            vec![("framework", framework_label(run))],
+            vec![
                 run_ref(ev, run, Quote::Input("fp16:0".into())),
                 EvidenceRef::at_line(input, *line, text),
             ],
-            lines: Vec::new(),
-            lines_truncated: false,
-        });
+        ));
     }
     out
 }

@@ -16,23 +16,19 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
         .iter()
         .filter_map(|run| {
             let ms = run.load_ms.filter(|ms| *ms >= SLOW_MS)?;
-            Some(Finding {
-                variant: None,
-                id: "load.slow",
-                severity: Severity::Warning,
-                params: vec![
+            Some(Finding::new(
+                "load.slow",
+                Severity::Warning,
+                vec![
                     ("framework", framework_label(run)),
                     ("seconds", fmt(ms / 1000.0)),
                 ],
-                count: None,
-                evidence: vec![run_ref(
+                vec![run_ref(
                     ev,
                     run,
                     Quote::Input(format!("load time = {ms:.2} ms")),
                 )],
-                lines: Vec::new(),
-                lines_truncated: false,
-            })
+            ))
         })
         .collect()
 }

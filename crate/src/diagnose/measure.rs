@@ -27,16 +27,7 @@ fn finding(
 ) -> Finding {
     let mut p = vec![("framework", framework_label(run))];
     p.extend(params);
-    Finding {
-        variant: None,
-        id,
-        severity,
-        params: p,
-        count: None,
-        evidence: vec![run_ref(ev, run, quote)],
-        lines: Vec::new(),
-        lines_truncated: false,
-    }
+    Finding::new(id, severity, p, vec![run_ref(ev, run, quote)])
 }
 
 pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {

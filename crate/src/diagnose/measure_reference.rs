@@ -50,24 +50,20 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
             };
             Quote::phrase(key, vec![("tok_s", fmt(tok_s))])
         };
-        out.push(Finding {
-            variant: None,
-            id: "measure.reference-gap",
-            severity: Severity::Info,
-            params: vec![
+        out.push(Finding::new(
+            "measure.reference-gap",
+            Severity::Info,
+            vec![
                 ("framework", framework_label(own)),
                 ("own_tok_s", fmt(own_tok_s)),
                 ("ref_tok_s", fmt(ref_tok_s)),
                 ("ratio", fmt(ratio)),
             ],
-            count: None,
-            evidence: vec![
+            vec![
                 run_ref(ev, own, quote(own, own_tok_s)),
                 run_ref(ev, quoted, quote(quoted, ref_tok_s)),
             ],
-            lines: Vec::new(),
-            lines_truncated: false,
-        });
+        ));
     }
     out
 }

@@ -55,18 +55,16 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     let mut out = Vec::new();
     if let Some(p) = workload(ev).filter(|_| !a_run_knows_the_model(ev)) {
         let rss = size(p.bytes as f64);
-        out.push(Finding {
-            variant: None,
-            id: IDS[0],
-            severity: Severity::Info,
-            params: vec![
+        out.push(Finding::new(
+            IDS[0],
+            Severity::Info,
+            vec![
                 ("process", p.name.clone()),
                 ("figure", p.label.to_string()),
                 ("rss", rss.clone()),
                 ("source", source(ev, p.input, p.line)),
             ],
-            count: None,
-            evidence: vec![EvidenceRef {
+            vec![EvidenceRef {
                 input: p.input,
                 lines: Some((p.line, p.line)),
                 time_s: None,
@@ -79,9 +77,7 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
                     ],
                 )),
             }],
-            lines: Vec::new(),
-            lines_truncated: false,
-        });
+        ));
     }
     if let Some(f) = low_available(ev) {
         out.push(f);
@@ -115,11 +111,10 @@ fn low_available(ev: &Evidence) -> Option<Finding> {
     let total = size(worst.total.unwrap_or(0) as f64);
     let (swap_used, swap_total) = (size(used as f64), size(total_swap as f64));
     let share_pct = format!("{:.0}%", share(worst).unwrap_or(0.0) * 100.0);
-    Some(Finding {
-        variant: None,
-        id: IDS[1],
-        severity: Severity::Warning,
-        params: vec![
+    Some(Finding::new(
+        IDS[1],
+        Severity::Warning,
+        vec![
             ("available", available.clone()),
             ("total", total.clone()),
             ("available_share", share_pct.clone()),
@@ -127,8 +122,7 @@ fn low_available(ev: &Evidence) -> Option<Finding> {
             ("swap_total", swap_total.clone()),
             ("source", source(ev, worst.input, worst.line)),
         ],
-        count: None,
-        evidence: vec![EvidenceRef {
+        vec![EvidenceRef {
             input: worst.input,
             lines: Some((worst.line, worst.line)),
             time_s: None,
@@ -143,7 +137,5 @@ fn low_available(ev: &Evidence) -> Option<Finding> {
                 ],
             )),
         }],
-        lines: Vec::new(),
-        lines_truncated: false,
-    })
+    ))
 }

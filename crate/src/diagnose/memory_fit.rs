@@ -132,16 +132,10 @@ fn metal(ev: &Evidence, run: &Run) -> Option<Finding> {
         ),
         _ => ("metal-warned", vec![("source", at)]),
     };
-    Some(Finding {
-        variant: Some(variant),
-        id: IDS[0],
-        severity: Severity::Critical,
-        params,
-        count: None,
-        evidence: vec![evidence],
-        lines: Vec::new(),
-        lines_truncated: false,
-    })
+    Some(
+        Finding::new(IDS[0], Severity::Critical, params, vec![evidence])
+            .with_variant(Some(variant)),
+    )
 }
 
 /// MiB of weights the run holds in system RAM: all of them, less what sits on a discrete card
@@ -179,13 +173,7 @@ fn ram(ev: &Evidence, run: &Run, input: InputId) -> Option<Finding> {
     let weights = weights_in_ram_mib(run)? * MIB;
     let (total, ram_input, ram_line) = machine_ram(ev, input)?;
     let share = weights / total as f64;
-    let (variant, severity) = if share >= 1.0 {
-        ("ram", Severity::Critical)
-    } else if share >= TIGHT_SHARE {
-        ("ram-tight", Severity::Warning)
-    } else {
-        return None;
-    };
+    let (variant, severity) = over_budget(share, ("ram", "ram-tight"))?;
     let params = vec![
         ("weights", size(weights)),
         ("ram", size(total as f64)),
@@ -193,26 +181,32 @@ fn ram(ev: &Evidence, run: &Run, input: InputId) -> Option<Finding> {
         ("source", source(ev, ram_input, ram_line)),
     ];
     let quote = Quote::phrase("quote.memory.weights", vec![("weights", size(weights))]);
-    let mut evidence = vec![run_ref(ev, run, quote)];
-    evidence.push(EvidenceRef {
-        input: ram_input,
-        lines: Some((ram_line, ram_line)),
-        time_s: None,
-        quote: Some(Quote::phrase(
-            "quote.memory.ram",
-            vec![("ram", size(total as f64))],
-        )),
-    });
-    Some(Finding {
-        variant: Some(variant),
-        id: IDS[0],
-        severity,
-        params,
-        count: None,
-        evidence,
-        lines: Vec::new(),
-        lines_truncated: false,
-    })
+    let evidence = vec![run_ref(ev, run, quote), ram_ref(ram_input, ram_line, total)];
+    Some(Finding::new(IDS[0], severity, params, evidence).with_variant(Some(variant)))
+}
+
+/// Weights at or past the memory are the failure; past `TIGHT_SHARE` of it, a warning (the
+/// system and the context need the rest). The variants name which weights were weighed.
+fn over_budget(
+    share: f64,
+    (over, tight): (&'static str, &'static str),
+) -> Option<(&'static str, Severity)> {
+    if share >= 1.0 {
+        Some((over, Severity::Critical))
+    } else if share >= TIGHT_SHARE {
+        Some((tight, Severity::Warning))
+    } else {
+        None
+    }
+}
+
+/// The line that states the machine's memory.
+fn ram_ref(input: InputId, line: u64, total: u64) -> EvidenceRef {
+    EvidenceRef::quoted_at(
+        input,
+        line,
+        Quote::phrase("quote.memory.ram", vec![("ram", size(total as f64))]),
+    )
 }
 
 /// The model an input names and its weights' bytes, for an input whose runs state no size:
@@ -256,13 +250,7 @@ fn named(ev: &Evidence, input: InputId) -> Option<Finding> {
     }
     let (total, ram_input, ram_line) = machine_ram(ev, input)?;
     let share = weights / total as f64;
-    let (variant, severity) = if share >= 1.0 {
-        ("named", Severity::Critical)
-    } else if share >= TIGHT_SHARE {
-        ("named-tight", Severity::Warning)
-    } else {
-        return None;
-    };
+    let (variant, severity) = over_budget(share, ("named", "named-tight"))?;
     let params = vec![
         ("model", model.name.clone()),
         ("params", param_count(params)),
@@ -277,32 +265,10 @@ fn named(ev: &Evidence, input: InputId) -> Option<Finding> {
         vec![("model", model.name.clone()), ("weights", size(weights))],
     );
     let evidence = vec![
-        EvidenceRef {
-            input,
-            lines: Some((model.line, model.line)),
-            time_s: None,
-            quote: Some(quote),
-        },
-        EvidenceRef {
-            input: ram_input,
-            lines: Some((ram_line, ram_line)),
-            time_s: None,
-            quote: Some(Quote::phrase(
-                "quote.memory.ram",
-                vec![("ram", size(total as f64))],
-            )),
-        },
+        EvidenceRef::quoted_at(input, model.line, quote),
+        ram_ref(ram_input, ram_line, total),
     ];
-    Some(Finding {
-        variant: Some(variant),
-        id: IDS[0],
-        severity,
-        params,
-        count: None,
-        evidence,
-        lines: Vec::new(),
-        lines_truncated: false,
-    })
+    Some(Finding::new(IDS[0], severity, params, evidence).with_variant(Some(variant)))
 }
 
 #[cfg(test)]

@@ -86,16 +86,46 @@ impl EvidenceRef {
     /// One line of an input, quoted as the input has it: what a status line or an announcement
     /// gives.
     pub fn at_line(input: InputId, line: u64, text: &str) -> Self {
+        Self::quoted_at(input, line, Quote::Input(text.to_string()))
+    }
+
+    /// One line of an input, with what it says in the catalogue's words.
+    pub fn quoted_at(input: InputId, line: u64, quote: Quote) -> Self {
         EvidenceRef {
             input,
             lines: Some((line, line)),
             time_s: None,
-            quote: Some(Quote::Input(text.to_string())),
+            quote: Some(quote),
         }
     }
 }
 
 impl Finding {
+    /// A finding that cites its evidence without listing every line it was seen on.
+    pub fn new(
+        id: &'static str,
+        severity: Severity,
+        params: Vec<(&'static str, String)>,
+        evidence: Vec<EvidenceRef>,
+    ) -> Self {
+        Finding {
+            id,
+            severity,
+            variant: None,
+            params,
+            count: None,
+            evidence,
+            lines: Vec::new(),
+            lines_truncated: false,
+        }
+    }
+
+    /// The same finding in another wording (see `variant`).
+    pub fn with_variant(mut self, variant: Option<&'static str>) -> Self {
+        self.variant = variant;
+        self
+    }
+
     /// A parameter's rendered value, by name.
     pub fn param(&self, name: &str) -> Option<&str> {
         self.params

@@ -141,16 +141,7 @@ fn finding(
     params: Vec<(&'static str, String)>,
     evidence: EvidenceRef,
 ) -> Finding {
-    Finding {
-        variant,
-        id,
-        severity,
-        params,
-        count: None,
-        evidence: vec![evidence],
-        lines: Vec::new(),
-        lines_truncated: false,
-    }
+    Finding::new(id, severity, params, vec![evidence]).with_variant(variant)
 }
 
 /// Where the run's model sits, read from the strongest statement the log gives.

@@ -75,21 +75,20 @@ fn finding(p: &OpProfile) -> Option<Finding> {
             ("cpu_share", format!("{:.0}%", share * 100.0)),
         ],
     );
-    Some(Finding {
-        id: IDS[0],
-        severity,
-        variant,
-        params,
-        count: None,
-        evidence: vec![EvidenceRef {
-            input: p.input,
-            lines: Some((p.first_line, p.last_line)),
-            time_s: None,
-            quote: Some(quote),
-        }],
-        lines: Vec::new(),
-        lines_truncated: false,
-    })
+    Some(
+        Finding::new(
+            IDS[0],
+            severity,
+            params,
+            vec![EvidenceRef {
+                input: p.input,
+                lines: Some((p.first_line, p.last_line)),
+                time_s: None,
+                quote: Some(quote),
+            }],
+        )
+        .with_variant(variant),
+    )
 }
 
 #[cfg(test)]

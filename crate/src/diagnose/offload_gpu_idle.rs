@@ -43,40 +43,39 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
         }
         let in_log = ev.inputs.get(g.input).and_then(|i| i.kind.as_ref()) == Some(&InputKind::Log);
         let warn = generating || in_log;
-        out.push(Finding {
-            variant: (!warn).then_some("alone"),
-            id: "offload.gpu-idle",
-            severity: if warn {
-                Severity::Warning
-            } else {
-                Severity::Info
-            },
-            params: vec![
-                ("gpu", g.gpu.to_string()),
-                (
-                    "name",
-                    g.name.clone().unwrap_or_else(|| format!("GPU {}", g.gpu)),
-                ),
-                (
-                    "util",
-                    g.util_pct.map_or_else(|| "?".into(), |u| format!("{u:.0}")),
-                ),
-                (
-                    "used_mib",
-                    g.mem_used_mib
-                        .map_or_else(|| "?".into(), |u| format!("{u:.0}")),
-                ),
-                (
-                    "total_mib",
-                    g.mem_total_mib
-                        .map_or_else(|| "?".into(), |u| format!("{u:.0}")),
-                ),
-            ],
-            count: None,
-            evidence: vec![EvidenceRef::at_line(g.input, g.line, &g.text)],
-            lines: Vec::new(),
-            lines_truncated: false,
-        });
+        out.push(
+            Finding::new(
+                "offload.gpu-idle",
+                if warn {
+                    Severity::Warning
+                } else {
+                    Severity::Info
+                },
+                vec![
+                    ("gpu", g.gpu.to_string()),
+                    (
+                        "name",
+                        g.name.clone().unwrap_or_else(|| format!("GPU {}", g.gpu)),
+                    ),
+                    (
+                        "util",
+                        g.util_pct.map_or_else(|| "?".into(), |u| format!("{u:.0}")),
+                    ),
+                    (
+                        "used_mib",
+                        g.mem_used_mib
+                            .map_or_else(|| "?".into(), |u| format!("{u:.0}")),
+                    ),
+                    (
+                        "total_mib",
+                        g.mem_total_mib
+                            .map_or_else(|| "?".into(), |u| format!("{u:.0}")),
+                    ),
+                ],
+                vec![EvidenceRef::at_line(g.input, g.line, &g.text)],
+            )
+            .with_variant((!warn).then_some("alone")),
+        );
     }
     out
 }

@@ -38,29 +38,25 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
         }
         // A run that still decoded fell back rather than failed (run_failed's rule too).
         let failed = decode_tok_s(run).is_none() && ev.failures.iter().any(|f| f.input == input);
-        out.push(Finding {
-            variant: None,
-            id: "offload.gpu-mode",
-            severity: if failed {
+        out.push(Finding::new(
+            "offload.gpu-mode",
+            if failed {
                 Severity::Critical
             } else {
                 Severity::Warning
             },
-            params: vec![
+            vec![
                 ("framework", framework_label(run)),
                 ("mode", mode.to_string()),
             ],
-            count: None,
-            evidence: vec![run_ref(
+            vec![run_ref(
                 ev,
                 run,
                 Quote::Input(format!(
                     "\"backend_type\": \"opencl\", \"thread_num\": {mode}"
                 )),
             )],
-            lines: Vec::new(),
-            lines_truncated: false,
-        });
+        ));
     }
     out
 }

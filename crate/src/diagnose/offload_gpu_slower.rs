@@ -71,19 +71,17 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
     };
     let backend = g.backend.clone().unwrap_or_default();
     let cpu_backend = c.backend.clone().unwrap_or_default();
-    vec![Finding {
-        variant: None,
-        id: "offload.gpu-slower",
-        severity: Severity::Warning,
-        params: vec![
+    vec![Finding::new(
+        "offload.gpu-slower",
+        Severity::Warning,
+        vec![
             ("backend", backend.clone()),
             ("cpu_backend", cpu_backend.clone()),
             ("gpu_tok_s", fmt(gt)),
             ("cpu_tok_s", fmt(ct)),
             ("ratio", fmt(ct / gt)),
         ],
-        count: None,
-        evidence: vec![
+        vec![
             run_ref(
                 ev,
                 g,
@@ -101,9 +99,7 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
                 ),
             ),
         ],
-        lines: Vec::new(),
-        lines_truncated: false,
-    }]
+    )]
 }
 
 #[cfg(test)]

@@ -57,21 +57,17 @@ fn finding(ev: &Evidence, run: &Run) -> Option<Finding> {
     };
     let mut at = run_ref(ev, run, Quote::Input(splits.text.clone()));
     at.lines = Some((splits.line, splits.line));
-    Some(Finding {
-        id: IDS[0],
+    Some(Finding::new(
+        IDS[0],
         severity,
-        variant: None,
-        params: vec![
+        vec![
             ("splits", splits.decode.to_string()),
             ("expected", expected.to_string()),
             ("layers", layers.to_string()),
             ("backend", backend),
         ],
-        count: None,
-        evidence: vec![at],
-        lines: Vec::new(),
-        lines_truncated: false,
-    })
+        vec![at],
+    ))
 }
 
 #[cfg(test)]

@@ -131,16 +131,13 @@ fn at(
     variant: Option<&'static str>,
     params: Vec<(&'static str, String)>,
 ) -> Finding {
-    Finding {
-        id: IDS[0],
+    Finding::new(
+        IDS[0],
         severity,
-        variant,
         params,
-        count: None,
-        evidence: vec![EvidenceRef::at_line(p.input, p.line, &p.text)],
-        lines: Vec::new(),
-        lines_truncated: false,
-    }
+        vec![EvidenceRef::at_line(p.input, p.line, &p.text)],
+    )
+    .with_variant(variant)
 }
 
 #[cfg(test)]

@@ -81,33 +81,32 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
             memory.push(("mem_used", mib(g.mem_used_mib)));
             memory.push(("mem_total", mib(g.mem_total_mib)));
         }
-        out.push(Finding {
-            variant,
-            id: "power.gpu-state",
-            severity: Severity::Warning,
-            params: vec![
-                ("gpu", g.gpu.to_string()),
-                (
-                    "name",
-                    g.name.clone().unwrap_or_else(|| format!("GPU {}", g.gpu)),
-                ),
-                ("pstate", g.pstate.map_or_else(unknown, |p| format!("P{p}"))),
-                ("util", num(util, 0)),
-                ("draw_w", g.draw_w.map_or_else(unknown, |d| num(d, 0))),
-                ("cap_w", g.cap_w.map_or_else(unknown, |c| num(c, 0))),
-                (
-                    "draw_pct",
-                    share.map_or_else(unknown, |s| num(100.0 * s, 0)),
-                ),
-            ]
-            .into_iter()
-            .chain(memory)
-            .collect(),
-            count: None,
-            evidence: vec![EvidenceRef::at_line(g.input, g.line, &g.text)],
-            lines: Vec::new(),
-            lines_truncated: false,
-        });
+        out.push(
+            Finding::new(
+                "power.gpu-state",
+                Severity::Warning,
+                vec![
+                    ("gpu", g.gpu.to_string()),
+                    (
+                        "name",
+                        g.name.clone().unwrap_or_else(|| format!("GPU {}", g.gpu)),
+                    ),
+                    ("pstate", g.pstate.map_or_else(unknown, |p| format!("P{p}"))),
+                    ("util", num(util, 0)),
+                    ("draw_w", g.draw_w.map_or_else(unknown, |d| num(d, 0))),
+                    ("cap_w", g.cap_w.map_or_else(unknown, |c| num(c, 0))),
+                    (
+                        "draw_pct",
+                        share.map_or_else(unknown, |s| num(100.0 * s, 0)),
+                    ),
+                ]
+                .into_iter()
+                .chain(memory)
+                .collect(),
+                vec![EvidenceRef::at_line(g.input, g.line, &g.text)],
+            )
+            .with_variant(variant),
+        );
     }
     out
 }

@@ -61,16 +61,15 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
             params.push(("ref_tok_s", fmt(reference)));
             params.push(("ratio", fmt(reference / own)));
         }
-        out.push(Finding {
-            variant: quoted.map(|_| "reference"),
-            id: "power.mode-unread",
-            severity: Severity::Warning,
-            params,
-            count: None,
-            evidence: vec![run_ref(ev, run, quote)],
-            lines: Vec::new(),
-            lines_truncated: false,
-        });
+        out.push(
+            Finding::new(
+                "power.mode-unread",
+                Severity::Warning,
+                params,
+                vec![run_ref(ev, run, quote)],
+            )
+            .with_variant(quoted.map(|_| "reference")),
+        );
     }
     out
 }

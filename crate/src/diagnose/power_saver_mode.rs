@@ -34,16 +34,15 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
         if later_max || out.iter().any(|f| f.evidence[0].input == m.input) {
             continue;
         }
-        out.push(Finding {
-            variant: Some(variant),
-            id: "power.saver-mode",
-            severity,
-            params: vec![("mode", m.name.clone())],
-            count: None,
-            evidence: vec![EvidenceRef::at_line(m.input, m.line, &m.text)],
-            lines: Vec::new(),
-            lines_truncated: false,
-        });
+        out.push(
+            Finding::new(
+                "power.saver-mode",
+                severity,
+                vec![("mode", m.name.clone())],
+                vec![EvidenceRef::at_line(m.input, m.line, &m.text)],
+            )
+            .with_variant(Some(variant)),
+        );
     }
     out
 }

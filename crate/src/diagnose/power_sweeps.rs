@@ -81,24 +81,23 @@ fn mode_sweep(ev: &Evidence, input: usize) -> Option<Finding> {
             vec![("mode", r.1.to_string()), ("tok_s", fmt(r.2))],
         )),
     };
-    Some(Finding {
-        variant,
-        id: "power.mode-sweep",
-        severity: Severity::Warning,
-        params: vec![
-            ("framework", framework_label(current.0)),
-            ("mode", current.1.to_string()),
-            ("mode_tok_s", fmt(current.2)),
-            ("best_mode", best.1.to_string()),
-            ("best_tok_s", fmt(best.2)),
-            ("ratio", fmt(ratio)),
-            ("modes", modes.len().to_string()),
-        ],
-        count: None,
-        evidence: vec![quote(current), quote(best)],
-        lines: Vec::new(),
-        lines_truncated: false,
-    })
+    Some(
+        Finding::new(
+            "power.mode-sweep",
+            Severity::Warning,
+            vec![
+                ("framework", framework_label(current.0)),
+                ("mode", current.1.to_string()),
+                ("mode_tok_s", fmt(current.2)),
+                ("best_mode", best.1.to_string()),
+                ("best_tok_s", fmt(best.2)),
+                ("ratio", fmt(ratio)),
+                ("modes", modes.len().to_string()),
+            ],
+            vec![quote(current), quote(best)],
+        )
+        .with_variant(variant),
+    )
 }
 
 /// One trial: the run it belongs to, its number and its decode speed.
@@ -166,19 +165,18 @@ fn trials_decline(ev: &Evidence, rows: &[Trial]) -> Option<Finding> {
         }
         _ => None,
     };
-    Some(Finding {
-        variant,
-        id: "power.trials-decline",
-        severity: Severity::Warning,
-        params,
-        count: None,
-        evidence: vec![
-            trial_ref(ev, first.0, first.1, first.2),
-            trial_ref(ev, low.0, low.1, low.2),
-        ],
-        lines: Vec::new(),
-        lines_truncated: false,
-    })
+    Some(
+        Finding::new(
+            "power.trials-decline",
+            Severity::Warning,
+            params,
+            vec![
+                trial_ref(ev, first.0, first.1, first.2),
+                trial_ref(ev, low.0, low.1, low.2),
+            ],
+        )
+        .with_variant(variant),
+    )
 }
 
 pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {

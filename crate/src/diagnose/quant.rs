@@ -61,11 +61,10 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
             .filter(|(k, _)| k.ends_with(" model"))
             .map(|(k, v)| format!("{k} buffer = {v:.2} MiB"))
             .collect();
-        out.push(Finding {
-            variant: None,
-            id: "quant.weights-expanded",
-            severity: Severity::Critical,
-            params: vec![
+        out.push(Finding::new(
+            "quant.weights-expanded",
+            Severity::Critical,
+            vec![
                 ("framework", framework_label(run)),
                 ("quant", quant.to_string()),
                 ("held", "@quant.held.buffers".to_string()),
@@ -75,11 +74,8 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
                 ("ratio", format!("{ratio:.1}")),
                 ("bits", format!("{:.0}", (bits * ratio).min(32.0))),
             ],
-            count: None,
-            evidence: vec![run_ref(ev, run, Quote::Input(buffers.join("; ")))],
-            lines: Vec::new(),
-            lines_truncated: false,
-        });
+            vec![run_ref(ev, run, Quote::Input(buffers.join("; ")))],
+        ));
     }
     if out.is_empty() {
         out.extend(from_snapshot(ev));
@@ -116,11 +112,10 @@ fn from_snapshot(ev: &Evidence) -> Option<Finding> {
         return None;
     }
     let at = source(ev, p.input, p.line);
-    Some(Finding {
-        variant: None,
-        id: IDS[0],
-        severity: Severity::Critical,
-        params: vec![
+    Some(Finding::new(
+        IDS[0],
+        Severity::Critical,
+        vec![
             ("framework", framework_label(run)),
             ("quant", quant.to_string()),
             ("held", "@quant.held.snapshot".to_string()),
@@ -143,8 +138,7 @@ fn from_snapshot(ev: &Evidence) -> Option<Finding> {
             ("other", size_of_mib(other)),
             ("source", at.clone()),
         ],
-        count: None,
-        evidence: vec![
+        vec![
             EvidenceRef {
                 input: p.input,
                 lines: Some((p.line, p.line)),
@@ -173,7 +167,5 @@ fn from_snapshot(ev: &Evidence) -> Option<Finding> {
                 ),
             ),
         ],
-        lines: Vec::new(),
-        lines_truncated: false,
-    })
+    ))
 }

@@ -71,16 +71,7 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
             )),
         }];
         evidence.extend(stated_masks(ev, v, &untouched));
-        out.push(Finding {
-            variant: None,
-            id: IDS[0],
-            severity: Severity::Warning,
-            params,
-            count: None,
-            evidence,
-            lines: Vec::new(),
-            lines_truncated: false,
-        });
+        out.push(Finding::new(IDS[0], Severity::Warning, params, evidence));
     }
     out
 }

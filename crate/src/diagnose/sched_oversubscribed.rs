@@ -54,13 +54,11 @@ pub fn rule(_ev: &Evidence, views: &Views) -> Vec<Finding> {
             ("runnable_share", waited.clone()),
         ];
         params.extend(sched::basis(v.trace));
-        out.push(Finding {
-            variant: None,
-            id: IDS[0],
-            severity: Severity::Warning,
+        out.push(Finding::new(
+            IDS[0],
+            Severity::Warning,
             params,
-            count: None,
-            evidence: vec![EvidenceRef {
+            vec![EvidenceRef {
                 input: v.trace.input,
                 lines: None,
                 time_s: Some((0.0, v.trace.end_s)),
@@ -74,9 +72,7 @@ pub fn rule(_ev: &Evidence, views: &Views) -> Vec<Finding> {
                     ],
                 )),
             }],
-            lines: Vec::new(),
-            lines_truncated: false,
-        });
+        ));
     }
     out
 }

@@ -52,26 +52,22 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
         .iter()
         .rposition(|p| (p.1 - end).abs() > SETTLE_BAND * end)
         .map_or(pts[0].0, |i| pts[(i + 1).min(pts.len() - 1)].0);
-    vec![Finding {
-        variant: None,
-        id: IDS[0],
-        severity: if drop >= CRITICAL_DROP {
+    vec![Finding::new(
+        IDS[0],
+        if drop >= CRITICAL_DROP {
             Severity::Critical
         } else {
             Severity::Warning
         },
-        params: vec![
+        vec![
             ("drop_pct", format!("{:.0}", drop * 100.0)),
             ("start_gbps", format!("{start:.2}")),
             ("end_gbps", format!("{end:.2}")),
             ("settled_s", format!("{:.0}", settled_at - pts[0].0)),
             ("duration_s", format!("{span:.0}")),
         ],
-        count: None,
-        evidence: Vec::<EvidenceRef>::new(),
-        lines: Vec::new(),
-        lines_truncated: false,
-    }]
+        Vec::<EvidenceRef>::new(),
+    )]
 }
 
 #[cfg(test)]

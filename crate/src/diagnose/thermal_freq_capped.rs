@@ -54,11 +54,10 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
             .zip(&maxes)
             .map(|(p, m)| p / m)
             .fold(0.0, f64::max);
-        out.push(Finding {
-            variant: None,
-            id: IDS[0],
-            severity: Severity::Warning,
-            params: vec![
+        out.push(Finding::new(
+            IDS[0],
+            Severity::Warning,
+            vec![
                 ("cpus", cpu_list(&capped)),
                 ("p95_mhz", format!("{p95:.0}")),
                 ("max_mhz", format!("{max:.0}")),
@@ -68,8 +67,7 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                     topo.max_source.unwrap_or(TopologySource::None).phrase(),
                 ),
             ],
-            count: None,
-            evidence: vec![EvidenceRef {
+            vec![EvidenceRef {
                 input: trace.input,
                 lines: None,
                 time_s: Some((0.0, trace.end_s)),
@@ -82,9 +80,7 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                     ],
                 )),
             }],
-            lines: Vec::new(),
-            lines_truncated: false,
-        });
+        ));
     }
     out
 }

@@ -102,11 +102,10 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
             let median = |v: &[f64]| crate::stats::median(v.iter().copied()).unwrap_or(0.0);
             let (lo, hi) = (median(&low), median(&high));
             let cpus = cpu_list(&capped_cpus.iter().copied().collect::<Vec<_>>());
-            out.push(Finding {
-                variant: None,
-                id: IDS[0],
-                severity: Severity::Warning,
-                params: vec![
+            out.push(Finding::new(
+                IDS[0],
+                Severity::Warning,
+                vec![
                     ("cpus", cpus.clone()),
                     ("group", cpu_list(&g)),
                     ("partial", partial.to_string()),
@@ -115,8 +114,7 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                     ("low_mhz", format!("{lo:.0}")),
                     ("high_mhz", format!("{hi:.0}")),
                 ],
-                count: None,
-                evidence: vec![EvidenceRef {
+                vec![EvidenceRef {
                     input: trace.input,
                     lines: None,
                     time_s: Some((first_partial.unwrap_or(0.0), last_partial)),
@@ -133,9 +131,7 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                         ],
                     )),
                 }],
-                lines: Vec::new(),
-                lines_truncated: false,
-            });
+            ));
         }
     }
     out

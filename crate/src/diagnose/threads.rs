@@ -105,51 +105,50 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                     ));
                     params.push(("machine", p.label.to_string()));
                 }
-                out.push(Finding {
-                    variant: preset.map(|_| "counted"),
-                    id: "threads.all-cores",
-                    severity: if hetero {
-                        Severity::Warning
-                    } else {
-                        Severity::Info
-                    },
-                    params: vec![
-                        ("framework", framework_label(run)),
-                        ("n_threads", n.to_string()),
-                        ("hw_threads", hw.to_string()),
-                        (
-                            "cores",
-                            if hetero {
-                                "@threads.cores.big-little"
-                            } else {
-                                "@threads.cores.unknown"
-                            }
-                            .into(),
-                        ),
-                        (
-                            "topology",
-                            if hetero {
-                                "@threads.topology.big-little"
-                            } else {
-                                "@threads.topology.unknown"
-                            }
-                            .into(),
-                        ),
-                    ]
-                    .into_iter()
-                    // The counted summary names the clusters instead.
-                    .filter(|(k, _)| !(preset.is_some() && *k == "topology"))
-                    .chain(params)
-                    .collect(),
-                    count: None,
-                    evidence: vec![run_ref(
-                        ev,
-                        run,
-                        Quote::Input(format!("n_threads = {n} / {hw}")),
-                    )],
-                    lines: Vec::new(),
-                    lines_truncated: false,
-                });
+                out.push(
+                    Finding::new(
+                        "threads.all-cores",
+                        if hetero {
+                            Severity::Warning
+                        } else {
+                            Severity::Info
+                        },
+                        vec![
+                            ("framework", framework_label(run)),
+                            ("n_threads", n.to_string()),
+                            ("hw_threads", hw.to_string()),
+                            (
+                                "cores",
+                                if hetero {
+                                    "@threads.cores.big-little"
+                                } else {
+                                    "@threads.cores.unknown"
+                                }
+                                .into(),
+                            ),
+                            (
+                                "topology",
+                                if hetero {
+                                    "@threads.topology.big-little"
+                                } else {
+                                    "@threads.topology.unknown"
+                                }
+                                .into(),
+                            ),
+                        ]
+                        .into_iter()
+                        // The counted summary names the clusters instead.
+                        .filter(|(k, _)| !(preset.is_some() && *k == "topology"))
+                        .chain(params)
+                        .collect(),
+                        vec![run_ref(
+                            ev,
+                            run,
+                            Quote::Input(format!("n_threads = {n} / {hw}")),
+                        )],
+                    )
+                    .with_variant(preset.map(|_| "counted")),
+                );
             }
         }
         if let (Some(n), Some((big, little))) = (run.n_threads, big_little(run)) {
@@ -159,18 +158,16 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                     .iter()
                     .map(|c| format!("CPU {} {} MHz", cpu_list(&c.cpus), c.max_khz / 1000))
                     .collect();
-                out.push(Finding {
-                    variant: None,
-                    id: "threads.exceeds-big-cores",
-                    severity: Severity::Warning,
-                    params: vec![
+                out.push(Finding::new(
+                    "threads.exceeds-big-cores",
+                    Severity::Warning,
+                    vec![
                         ("framework", framework_label(run)),
                         ("n_threads", n.to_string()),
                         ("big", big.to_string()),
                         ("little", little.to_string()),
                     ],
-                    count: None,
-                    evidence: vec![run_ref(
+                    vec![run_ref(
                         ev,
                         run,
                         Quote::phrase(
@@ -178,9 +175,7 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                             vec![("n", n.to_string()), ("clusters", clusters.join(", "))],
                         ),
                     )],
-                    lines: Vec::new(),
-                    lines_truncated: false,
-                });
+                ));
             }
         }
         // A sweep: the same test at several thread counts.
@@ -243,11 +238,10 @@ fn sweep_slower(
     many: Point,
     evidence: Vec<super::EvidenceRef>,
 ) -> Finding {
-    Finding {
-        variant: None,
-        id: "threads.sweep-slower",
-        severity: Severity::Warning,
-        params: vec![
+    Finding::new(
+        "threads.sweep-slower",
+        Severity::Warning,
+        vec![
             ("framework", framework_label(run)),
             ("test", test.to_string()),
             ("few", few.0.to_string()),
@@ -255,11 +249,8 @@ fn sweep_slower(
             ("many", many.0.to_string()),
             ("many_tok_s", fmt(many.1)),
         ],
-        count: None,
         evidence,
-        lines: Vec::new(),
-        lines_truncated: false,
-    }
+    )
 }
 
 /// Runs of one input that differ in their thread count alone (blocks pasted under `8 threads:`

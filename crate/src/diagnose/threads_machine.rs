@@ -107,24 +107,23 @@ fn default_threads(ev: &Evidence, views: &Views, run: &Run) -> Option<Finding> {
         ("machine", preset.label.to_string()),
     ];
     sized(&mut params, sweep(ev, f64::from(fast), n));
-    Some(Finding {
-        variant: Some("default"),
-        id: "threads.efficiency-cores",
-        severity: Severity::Info,
-        params,
-        count: None,
-        evidence: vec![EvidenceRef {
-            input: input_of(ev, run),
-            lines: Some((line, line)),
-            time_s: None,
-            quote: Some(Quote::phrase(
-                "quote.threads.default",
-                vec![("n", n.to_string())],
-            )),
-        }],
-        lines: Vec::new(),
-        lines_truncated: false,
-    })
+    Some(
+        Finding::new(
+            "threads.efficiency-cores",
+            Severity::Info,
+            params,
+            vec![EvidenceRef {
+                input: input_of(ev, run),
+                lines: Some((line, line)),
+                time_s: None,
+                quote: Some(Quote::phrase(
+                    "quote.threads.default",
+                    vec![("n", n.to_string())],
+                )),
+            }],
+        )
+        .with_variant(Some("default")),
+    )
 }
 
 pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
@@ -192,16 +191,12 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                     ),
                 ];
                 sized(&mut params, sweep(ev, cpus, n));
-                out.push(Finding {
-                    variant: None,
-                    id: "threads.over-usable",
-                    severity: Severity::Warning,
+                out.push(Finding::new(
+                    "threads.over-usable",
+                    Severity::Warning,
                     params,
-                    count: None,
                     evidence,
-                    lines: Vec::new(),
-                    lines_truncated: false,
-                });
+                ));
             }
             continue;
         }
@@ -218,16 +213,12 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                     ("little", m.little_cpus.to_string()),
                 ];
                 sized(&mut params, sweep(ev, f64::from(fast), n));
-                out.push(Finding {
-                    variant: None,
-                    id: "threads.efficiency-cores",
-                    severity: Severity::Warning,
+                out.push(Finding::new(
+                    "threads.efficiency-cores",
+                    Severity::Warning,
                     params,
-                    count: None,
-                    evidence: vec![threads_quote()],
-                    lines: Vec::new(),
-                    lines_truncated: false,
-                });
+                    vec![threads_quote()],
+                ));
                 continue;
             }
         }
@@ -246,16 +237,12 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
                     ("logical", m.logical.unwrap_or(cores * tpc).to_string()),
                 ];
                 sized(&mut params, sweep(ev, f64::from(cores), n));
-                out.push(Finding {
-                    variant: None,
-                    id: "threads.smt-siblings",
-                    severity: Severity::Warning,
+                out.push(Finding::new(
+                    "threads.smt-siblings",
+                    Severity::Warning,
                     params,
-                    count: None,
-                    evidence: vec![threads_quote()],
-                    lines: Vec::new(),
-                    lines_truncated: false,
-                });
+                    vec![threads_quote()],
+                ));
             }
         }
     }
@@ -289,17 +276,14 @@ fn background(ev: &Evidence, b: &BackgroundSlowdown) -> Finding {
             params.push(("background_tok_s", fmt(s)));
         }
     }
-    Finding {
-        variant: Some("background"),
-        id: "threads.efficiency-cores",
-        severity: Severity::Warning,
+    Finding::new(
+        "threads.efficiency-cores",
+        Severity::Warning,
         params,
-        count: None,
-        evidence: vec![
+        vec![
             EvidenceRef::at_line(b.input, b.line, &b.text),
             EvidenceRef::at_line(b.input, b.cpu_line, &b.cpu),
         ],
-        lines: Vec::new(),
-        lines_truncated: false,
-    }
+    )
+    .with_variant(Some("background"))
 }

@@ -1082,16 +1082,12 @@ mod tests {
     use super::*;
 
     fn finding(id: &'static str, severity: Severity, params: &[(&'static str, &str)]) -> Finding {
-        Finding {
-            variant: None,
+        Finding::new(
             id,
             severity,
-            params: params.iter().map(|(k, v)| (*k, v.to_string())).collect(),
-            count: None,
-            evidence: Vec::new(),
-            lines: Vec::new(),
-            lines_truncated: false,
-        }
+            params.iter().map(|(k, v)| (*k, v.to_string())).collect(),
+            Vec::new(),
+        )
     }
 
     #[test]

@@ -35,15 +35,14 @@ pub fn rule(_ev: &Evidence, views: &Views) -> Vec<Finding> {
     };
     let rise = hi - lo;
     let (t0, t1) = (ctx.grid.t(a), ctx.grid.t(b) + ctx.grid.dt);
-    vec![Finding {
-        variant: None,
-        id: "thermal.ambient",
-        severity: if rise >= 3.0 {
+    vec![Finding::new(
+        "thermal.ambient",
+        if rise >= 3.0 {
             Severity::Warning
         } else {
             Severity::Info
         },
-        params: vec![
+        vec![
             ("sensor", amb.name.clone()),
             ("low_c", num(lo, 1)),
             ("high_c", num(hi, 1)),
@@ -52,8 +51,7 @@ pub fn rule(_ev: &Evidence, views: &Views) -> Vec<Finding> {
             ("t_start", num(t0, 0)),
             ("t_end", num(t1, 0)),
         ],
-        count: None,
-        evidence: vec![EvidenceRef {
+        vec![EvidenceRef {
             input: amb.input,
             lines: None,
             time_s: Some((t0, t1)),
@@ -66,7 +64,5 @@ pub fn rule(_ev: &Evidence, views: &Views) -> Vec<Finding> {
                 ],
             )),
         }],
-        lines: Vec::new(),
-        lines_truncated: false,
-    }]
+    )]
 }

@@ -68,11 +68,10 @@ fn charging(ctx: &Ctx) -> Option<Finding> {
     }
     let first_on = on[0] < off[0];
     let t_on = (ctx.grid.t(on[0]), ctx.grid.t(*on.last()?) + ctx.grid.dt);
-    Some(Finding {
-        variant: None,
-        id: "power.charging-contention",
-        severity: Severity::Warning,
-        params: vec![
+    Some(Finding::new(
+        "power.charging-contention",
+        Severity::Warning,
+        vec![
             ("charging", num(med_on, 1)),
             ("battery", num(med_off, 1)),
             ("unit", unit.into()),
@@ -92,8 +91,7 @@ fn charging(ctx: &Ctx) -> Option<Finding> {
             ("t_start", num(t_on.0, 0)),
             ("t_end", num(t_on.1, 0)),
         ],
-        count: None,
-        evidence: vec![EvidenceRef {
+        vec![EvidenceRef {
             input: plug.input,
             lines: None,
             time_s: Some(t_on),
@@ -107,9 +105,7 @@ fn charging(ctx: &Ctx) -> Option<Finding> {
                 ],
             )),
         }],
-        lines: Vec::new(),
-        lines_truncated: false,
-    })
+    ))
 }
 
 fn low_battery(ctx: &Ctx) -> Option<Finding> {
@@ -160,13 +156,11 @@ fn low_battery(ctx: &Ctx) -> Option<Finding> {
         ("t_end", num(t.1, 0)),
     ];
     params.push(("min_mv", volt.unwrap_or_else(|| "?".into())));
-    Some(Finding {
-        variant: None,
-        id: "power.low-battery",
-        severity: Severity::Warning,
+    Some(Finding::new(
+        "power.low-battery",
+        Severity::Warning,
         params,
-        count: None,
-        evidence: vec![EvidenceRef {
+        vec![EvidenceRef {
             input: level.input,
             lines: None,
             time_s: Some(t),
@@ -180,7 +174,5 @@ fn low_battery(ctx: &Ctx) -> Option<Finding> {
                 ],
             )),
         }],
-        lines: Vec::new(),
-        lines_truncated: false,
-    })
+    ))
 }

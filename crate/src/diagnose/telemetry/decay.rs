@@ -79,28 +79,27 @@ fn find(ctx: &Ctx) -> Option<Finding> {
     if !step {
         params.push(("slope_per_h", slope_per_h));
     }
-    Some(Finding {
-        variant: step.then_some("step"),
-        id: "thermal.sustained-decay",
-        severity: Severity::Warning,
-        params,
-        count: None,
-        evidence: vec![EvidenceRef {
-            input: tok.input,
-            lines: None,
-            time_s: Some((t0, t1)),
-            quote: Some(Quote::phrase(
-                "quote.telemetry.decay",
-                vec![
-                    ("series", tok.name.clone()),
-                    ("start", num(start, 1)),
-                    ("end", num(end, 1)),
-                    ("slope", num(slope * 3600.0, 2)),
-                    ("z", num(z, 1)),
-                ],
-            )),
-        }],
-        lines: Vec::new(),
-        lines_truncated: false,
-    })
+    Some(
+        Finding::new(
+            "thermal.sustained-decay",
+            Severity::Warning,
+            params,
+            vec![EvidenceRef {
+                input: tok.input,
+                lines: None,
+                time_s: Some((t0, t1)),
+                quote: Some(Quote::phrase(
+                    "quote.telemetry.decay",
+                    vec![
+                        ("series", tok.name.clone()),
+                        ("start", num(start, 1)),
+                        ("end", num(end, 1)),
+                        ("slope", num(slope * 3600.0, 2)),
+                        ("z", num(z, 1)),
+                    ],
+                )),
+            }],
+        )
+        .with_variant(step.then_some("step")),
+    )
 }

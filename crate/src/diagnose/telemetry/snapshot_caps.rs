@@ -76,22 +76,21 @@ fn power_mode(ev: &Evidence) -> Option<Finding> {
         .power_modes
         .iter()
         .find(|m| m.family == ModeFamily::Jetson && m.level != ModeLevel::Max)?;
-    Some(Finding {
-        variant: Some("mode"),
-        id: "power.wall",
-        severity: Severity::Warning,
-        params: vec![
-            ("mode", m.name.clone()),
-            (
-                "mode_id",
-                m.id.map_or_else(|| "?".into(), |i| i.to_string()),
-            ),
-        ],
-        count: None,
-        evidence: vec![EvidenceRef::at_line(m.input, m.line, &m.text)],
-        lines: Vec::new(),
-        lines_truncated: false,
-    })
+    Some(
+        Finding::new(
+            "power.wall",
+            Severity::Warning,
+            vec![
+                ("mode", m.name.clone()),
+                (
+                    "mode_id",
+                    m.id.map_or_else(|| "?".into(), |i| i.to_string()),
+                ),
+            ],
+            vec![EvidenceRef::at_line(m.input, m.line, &m.text)],
+        )
+        .with_variant(Some("mode")),
+    )
 }
 
 pub fn findings(ev: &Evidence, views: &Views, done: &[InputId]) -> Vec<Finding> {

@@ -310,17 +310,15 @@ fn classify(ctx: &Ctx, d: &Domain, cap: &Cap) -> Finding {
             }
         }
     }
-    Finding {
-        variant,
+    Finding::new(
         id,
-        severity: if id == "throttle.undetermined" {
+        if id == "throttle.undetermined" {
             Severity::Info
         } else {
             Severity::Warning
         },
         params,
-        count: None,
-        evidence: vec![EvidenceRef {
+        vec![EvidenceRef {
             input: d.input,
             lines: None,
             time_s: Some((t_onset, t_end)),
@@ -335,7 +333,6 @@ fn classify(ctx: &Ctx, d: &Domain, cap: &Cap) -> Finding {
                 ],
             )),
         }],
-        lines: Vec::new(),
-        lines_truncated: false,
-    }
+    )
+    .with_variant(variant)
 }
