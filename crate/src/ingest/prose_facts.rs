@@ -208,9 +208,8 @@ const ARM_WORDS: &[&str] = &[
     "allwinner",
 ];
 
-/// The text says the run was minimized or in the background.
-fn in_background(t: &str) -> bool {
-    let lower = t.to_lowercase();
+/// The (lowercased) text says the run was minimized or in the background.
+fn in_background(lower: &str) -> bool {
     BACKGROUND_WORDS.iter().any(|w| lower.contains(w))
 }
 
@@ -495,7 +494,7 @@ fn heading(number: u64, message: &str) -> Option<Heading> {
         build: None,
         label: version_label(t),
         quoted: quoted_heading(t),
-        background: in_background(t),
+        background: in_background(&t.to_ascii_lowercase()),
     };
     (h.backend.is_some() || h.threads.is_some() || h.label.is_some() || h.quoted || h.background)
         .then_some(h)
@@ -600,7 +599,7 @@ impl ProseFacts {
         {
             self.fp16 = Some((number, crate::evidence::clip(message.trim())));
         }
-        if self.background.is_none() && in_background(message) {
+        if self.background.is_none() && in_background(&lower) {
             self.background = Some((number, crate::evidence::clip(message.trim())));
         }
         // Every mention has a digit then `b` (`7b`, `7 B`): the regex runs only on such lines.
