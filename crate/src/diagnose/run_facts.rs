@@ -118,8 +118,35 @@ pub fn quant_bits(quant: &str) -> Option<f64> {
 /// `smollm-360m`), for runs whose log gives none. `None` for a mixture of experts (`8x7B`,
 /// `30B-A3B`), whose tokens read only some of the weights, and for names with two counts.
 pub fn params_from_name(name: &str) -> Option<f64> {
-    static RE: std::sync::OnceLock<(regex::Regex, regex::Regex)> = std::sync::OnceLock::new();
-    let (count, moe) = RE.get_or_init(|| {
+    count_in_name(name).filter(|c| !c.mixture).map(|c| c.total)
+}
+
+/// Parameters a model's name says it holds in all, what must sit in memory: the count
+/// [`params_from_name`] reads, or for a mixture of experts its total (`8x7B` about 45B,
+/// `30B-A3B` 30B).
+pub fn total_params_from_name(name: &str) -> Option<f64> {
+    count_in_name(name).map(|c| c.total)
+}
+
+/// Share of `N × M` a mixture of `N` experts of `M` parameters holds in all: the experts share
+/// attention and embeddings (Mixtral 8x7B holds 46.7B, 8x22B 141B). The lower figure, so a
+/// size told from it is never too large.
+const MOE_SHARED: f64 = 0.8;
+
+/// The parameter count a model's name states.
+struct NamedCount {
+    /// Every parameter, all experts' for a mixture.
+    total: f64,
+    /// A mixture of experts, which reads only some of them per token.
+    mixture: bool,
+}
+
+/// One reading of the names: the dense count (`7B`, `360m`, the folder's `7B/`), or a mixture's
+/// total (`8x7B`, `30B-A3B`, a `MoE` name's count).
+fn count_in_name(name: &str) -> Option<NamedCount> {
+    static RE: std::sync::OnceLock<(regex::Regex, regex::Regex, regex::Regex)> =
+        std::sync::OnceLock::new();
+    let (count, moe, mixture_total) = RE.get_or_init(|| {
         (
             regex::Regex::new(r"(?i)(?:^|[^a-z0-9.])(\d{1,4}(?:\.\d{1,2})?)([bm])(?:[^a-z0-9]|$)")
                 .expect("parameter count pattern compiles"),
@@ -127,12 +154,28 @@ pub fn params_from_name(name: &str) -> Option<f64> {
                 r"(?i)\d\s*x\s*\d+(?:\.\d+)?b|[^a-z0-9]a\d+(?:\.\d+)?b(?:[^a-z0-9]|$)|moe",
             )
             .expect("mixture pattern compiles"),
+            regex::Regex::new(
+                r"(?i)(?:^|[^a-z0-9.])(?:(\d{1,2})\s*x\s*(\d{1,3}(?:\.\d+)?)|(\d{1,4}(?:\.\d+)?))b[-_ ]?(?:a\d+(?:\.\d+)?b)?(?:[^a-z0-9]|$)",
+            )
+            .expect("mixture total pattern compiles"),
         )
     });
     // The file name, not the folders (`models/7B/ggml-model-q4_0.bin` names it there too).
     let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
     if moe.is_match(name) {
-        return None;
+        let c = mixture_total.captures(base)?;
+        let billions = match (c.get(1), c.get(2), c.get(3)) {
+            (Some(n), Some(m), _) => {
+                n.as_str().parse::<f64>().ok()? * m.as_str().parse::<f64>().ok()? * MOE_SHARED
+            }
+            (_, _, Some(t)) => t.as_str().parse::<f64>().ok()?,
+            _ => return None,
+        };
+        return Some(NamedCount {
+            total: billions * 1e9,
+            mixture: true,
+        })
+        .filter(|c| (1e8..=2e12).contains(&c.total));
     }
     let value = |c: regex::Captures| -> Option<f64> {
         let mul = if c[2].eq_ignore_ascii_case("b") {
@@ -150,38 +193,11 @@ pub fn params_from_name(name: &str) -> Option<f64> {
     if counts.any(|v| v != first) {
         return None;
     }
-    Some(first).filter(|p| (1e7..=2e12).contains(p))
-}
-
-/// Share of `N × M` a mixture of `N` experts of `M` parameters holds in all: the experts share
-/// attention and embeddings (Mixtral 8x7B holds 46.7B, 8x22B 141B). The lower figure, so a
-/// size told from it is never too large.
-const MOE_SHARED: f64 = 0.8;
-
-/// Parameters a model's name says it holds in all, what must sit in memory: the count
-/// [`params_from_name`] reads, or for a mixture of experts its total (`8x7B` about 45B,
-/// `30B-A3B` 30B).
-pub fn total_params_from_name(name: &str) -> Option<f64> {
-    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let re = RE.get_or_init(|| {
-        regex::Regex::new(
-            r"(?i)(?:^|[^a-z0-9.])(?:(\d{1,2})\s*x\s*(\d{1,3}(?:\.\d+)?)|(\d{1,4}(?:\.\d+)?))b[-_ ]?(?:a\d+(?:\.\d+)?b)?(?:[^a-z0-9]|$)",
-        )
-        .expect("total parameter pattern compiles")
-    });
-    if let Some(p) = params_from_name(name) {
-        return Some(p);
-    }
-    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    let c = re.captures(base)?;
-    let billions = match (c.get(1), c.get(2), c.get(3)) {
-        (Some(n), Some(m), _) => {
-            n.as_str().parse::<f64>().ok()? * m.as_str().parse::<f64>().ok()? * MOE_SHARED
-        }
-        (_, _, Some(t)) => t.as_str().parse::<f64>().ok()?,
-        _ => return None,
-    };
-    Some(billions * 1e9).filter(|p| (1e8..=2e12).contains(p))
+    Some(NamedCount {
+        total: first,
+        mixture: false,
+    })
+    .filter(|c| (1e7..=2e12).contains(&c.total))
 }
 
 /// Bits per weight of the quant a model's file name states (`…-7b-chat.Q4_K_M.gguf`,
