@@ -82,6 +82,19 @@ fn model_file() -> &'static Regex {
     })
 }
 
+/// The extensions `model_file` reads, lowercase with their dot.
+const MODEL_EXTENSIONS: &[&str] = &[
+    ".gguf",
+    ".ggml",
+    ".safetensors",
+    ".pte",
+    ".tflite",
+    ".task",
+    ".litertlm",
+    ".mnn",
+    ".onnx",
+];
+
 /// Model families users name with a size: `Mixtral 8x7B`, `Llama 3.1 70B`, `qwen2.5:32b`,
 /// `gemma 3 27b`. Lowercase; matched at a word start.
 const FAMILIES: &str = "llama|codellama|tinyllama|mistral|mixtral|qwen|qwq|gemma|phi|deepseek|yi|falcon|vicuna|wizardlm|wizardcoder|orca|openchat|starcoder|command-r|internlm|baichuan|chatglm|glm|minicpm|olmo|granite|smollm|nemotron|gpt-oss|solar|zephyr|dolphin|hermes|goliath|llava|bloom|stablelm|mpt|aya|codestral|ministral|exaone|hunyuan";
@@ -574,11 +587,14 @@ impl ProseFacts {
             self.commands
                 .push((number, threads_option().is_match(message)));
         }
-        for c in model_file().captures_iter(message) {
-            let name = c[1].to_string();
-            self.name_model(&name, number);
-            if !self.models.contains(&name) && self.models.len() <= MAX_MODELS {
-                self.models.push(name);
+        // Every name the pattern reads ends in one of these: the regex runs only there.
+        if MODEL_EXTENSIONS.iter().any(|e| lower.contains(e)) {
+            for c in model_file().captures_iter(message) {
+                let name = c[1].to_string();
+                self.name_model(&name, number);
+                if !self.models.contains(&name) && self.models.len() <= MAX_MODELS {
+                    self.models.push(name);
+                }
             }
         }
         self.card = self.card || CARD_WORDS.iter().any(|w| lower.contains(w));
