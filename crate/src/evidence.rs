@@ -177,6 +177,8 @@ pub struct InputFacts {
     /// The first line that asks for fp16 or low precision (`Precision_Low`, `precision=2`,
     /// `"precision": "low"`, "fp16 is no faster"), with its text.
     pub asks_fp16: Option<(u64, String)>,
+    /// The text names a discrete graphics card or its memory (`RTX 4090`, `12GB VRAM`, `显存`).
+    pub names_card: bool,
 }
 
 /// Where one warning was seen.
@@ -993,6 +995,7 @@ impl Evidence {
             compression: None,
             problems: Vec::new(),
             asks_fp16: None,
+            names_card: false,
         });
         self.inputs.len() - 1
     }

@@ -264,6 +264,13 @@ const CASES = [
     numbers: [/Only part of the model is on the GPU/, /6\.60 tok\/s/],
   },
   {
+    // "70B on a 4090 only 2 t/s": the pasted -ngl 40 is fewer layers than a 70B has.
+    name: 'a pasted command asking for 40 GPU layers of a 70B model',
+    files: ['samples/logs/llama-cpp-70b-ngl-40-rtx4090.md'],
+    cause: 'build',
+    numbers: [/Only part of the model is on the GPU/, /2\.13 tok\/s/, /2\.5×/],
+  },
+  {
     name: 'an onnxruntime-genai C++ model_benchmark report',
     files: ['samples/logs/onnxruntime-genai-model-benchmark-cpu.txt'],
     cause: null,
@@ -466,6 +473,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/mnn-llm-opencl-thread-num-4.zh.md', /OpenCL 配置的 thread_num 为 4/],
     ['samples/logs/llama-rk3588-threads-labelled.md', /线程越多反而越慢/],
     ['samples/logs/ollama-ps-labelled-versions.md', /只有部分模型在 GPU 上/],
+    ['samples/logs/llama-cpp-python-n-gpu-layers-1.md', /只有部分模型在 GPU 上.*4\.8 倍/],
     ['samples/system/nvidia-smi-l-p3-partial-offload.txt', /装载着模型的 GPU 被保持在省电的性能状态/],
     ['samples/logs/vllm-mlx-server-chat-completion.md', /解码 11\.5 tok\/s/],
     ['samples/logs/llama-orangepi5-no-t-default.md', /没有发现已知的拖慢解码的原因/],

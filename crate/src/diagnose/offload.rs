@@ -12,7 +12,9 @@
 //! on a CPU-only build and for RPC CPU servers, so a count needs a GPU buffer or device beside
 //! it, or no buffers listed at all (the 2023 builds printed the count only with a GPU backend).
 
-use super::run_facts::{framework_label, is_repack, run_ref};
+use super::run_facts::{
+    framework_label, input_of, is_repack, layers_at_least, params_from_name, run_ref,
+};
 use super::{EvidenceRef, Finding, Severity};
 use crate::diagnose::Quote;
 use crate::evidence::{Evidence, FailureClass, Framework, NoGpu, Offload, Run};
@@ -118,6 +120,16 @@ pub(super) fn discrete(run: &Run) -> bool {
 
 fn gib(bytes: u64) -> String {
     format!("{:.1} GiB", bytes as f64 / (1024.0 * 1024.0 * 1024.0))
+}
+
+/// `70B`, `7B`, `1.5B`.
+fn billions(params: f64) -> String {
+    let b = params / 1e9;
+    if b >= 10.0 || (b - b.round()).abs() < 0.05 {
+        format!("{b:.0}B")
+    } else {
+        format!("{b:.1}B")
+    }
 }
 
 fn pct(share: f64) -> String {
@@ -342,6 +354,11 @@ fn placement(run: &Run) -> Placement {
             return Placement::Fine;
         }
     }
+    // A command that asked for fewer layers than a model of its size has, where the log
+    // prints neither the count nor the buffers that would say what was placed.
+    if let Some(asked) = asked_short(run, o) {
+        return asked;
+    }
     if gpu_mib > 0.0 && !any_rpc(run) && o.gpu_layers.is_none() {
         let share = cpu_mib / (cpu_mib + gpu_mib);
         if share >= BUFFER_CPU_SHARE {
@@ -365,6 +382,29 @@ fn placement(run: &Run) -> Placement {
         },
         _ => Placement::Fine,
     }
+}
+
+/// `-ngl N` against the layers a dense model of the named size has at least
+/// ([`layers_at_least`]): the CPU's share is at least what the bound leaves over.
+fn asked_short(run: &Run, o: &Offload) -> Option<Placement> {
+    let unprinted = o.gpu_layers.is_none() && model_buffers(run).next().is_none();
+    if run.framework != Some(Framework::LlamaCpp) || !unprinted || any_rpc(run) {
+        return None;
+    }
+    let asked = u32::try_from(o.requested?).ok().filter(|n| *n > 0)?;
+    let params = run
+        .params
+        .or_else(|| params_from_name(run.model.as_deref()?))?;
+    let layers = layers_at_least(params).filter(|l| asked < *l)?;
+    Some(Placement::Partial {
+        cpu_share: f64::from(layers - asked) / f64::from(layers),
+        variant: Some("asked"),
+        extra: vec![
+            ("gpu_layers", asked.to_string()),
+            ("model_layers", layers.to_string()),
+            ("params", billions(params)),
+        ],
+    })
 }
 
 /// The run's input says it ran out of memory: then the layers on the GPU were already too many.
@@ -420,7 +460,11 @@ pub fn rule(ev: &Evidence, _views: &Views) -> Vec<Finding> {
                 }
                 params.push(("cpu_share", pct(cpu_share)));
                 params.extend(extra);
-                if discrete(run) {
+                // A card the user names counts where the log names no device of its own.
+                let named_card = run.devices.is_empty()
+                    && o.library.is_none()
+                    && ev.inputs[input_of(ev, run)].names_card;
+                if discrete(run) || named_card {
                     params.push(("bw_ratio", format!("{DISCRETE_BW_RATIO:.0}")));
                 }
                 let severity = if cpu_share < MINOR_CPU_SHARE {
@@ -469,6 +513,35 @@ mod tests {
             text: Some(format!("load_tensors: offloaded {n}/{m} layers to GPU")),
             ..Offload::default()
         })
+    }
+
+    #[test]
+    fn fewer_layers_asked_than_the_named_size_has_is_partial_at_least() {
+        let asked = |model: &str, n: i64, count: Option<(u32, u32)>| {
+            let mut ev = with(
+                &[],
+                &[],
+                Some(Offload {
+                    requested: Some(n),
+                    gpu_layers: count.map(|c| c.0),
+                    model_layers: count.map(|c| c.1),
+                    ..Offload::default()
+                }),
+            );
+            ev.runs[0].framework = Some(Framework::LlamaCpp);
+            ev.runs[0].model = Some(model.to_string());
+            crate::diagnose::apply(rule, &ev)
+        };
+        let f = asked("llama-2-70b-chat.Q4_K_M.gguf", 40, None);
+        assert_eq!((f[0].id, f[0].variant), ("offload.partial", Some("asked")));
+        assert!(f[0].params.contains(&("cpu_share", "38%".into())));
+        assert!(f[0].params.contains(&("params", "70B".into())));
+        // Enough for any model of the size, a mixture, an unsized name, or a printed count: the
+        // ask says nothing more.
+        assert!(asked("llama-2-70b-chat.Q4_K_M.gguf", 99, None).is_empty());
+        assert!(asked("mixtral-8x7b-v0.1.Q4_K_M.gguf", 20, None).is_empty());
+        assert!(asked("ggml-model-q4_0.gguf", 20, None).is_empty());
+        assert!(asked("llama-2-7b.Q4_0.gguf", 33, Some((33, 33))).is_empty());
     }
 
     #[test]

@@ -150,8 +150,10 @@ fn count_in_name(name: &str) -> Option<NamedCount> {
         (
             regex::Regex::new(r"(?i)(?:^|[^a-z0-9.])(\d{1,4}(?:\.\d{1,2})?)([bm])(?:[^a-z0-9]|$)")
                 .expect("parameter count pattern compiles"),
+            // Mixtures whose names do not say so: gpt-oss, DeepSeek V2 / V3 / R1 (not the
+            // R1 distills, which are dense Qwen and Llama models), DBRX, Grok, Kimi K2.
             regex::Regex::new(
-                r"(?i)\d\s*x\s*\d+(?:\.\d+)?b|[^a-z0-9]a\d+(?:\.\d+)?b(?:[^a-z0-9]|$)|moe",
+                r"(?i)\d\s*x\s*\d+(?:\.\d+)?b|[^a-z0-9]a\d+(?:\.\d+)?b(?:[^a-z0-9]|$)|moe|gpt-oss|deepseek-(?:coder-)?(?:v[23]|r1)|dbrx|grok-?\d|kimi-k2",
             )
             .expect("mixture pattern compiles"),
             regex::Regex::new(
@@ -162,7 +164,7 @@ fn count_in_name(name: &str) -> Option<NamedCount> {
     });
     // The file name, not the folders (`models/7B/ggml-model-q4_0.bin` names it there too).
     let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    if moe.is_match(name) {
+    if moe.is_match(name) && !name.to_ascii_lowercase().contains("distill") {
         let c = mixture_total.captures(base)?;
         let billions = match (c.get(1), c.get(2), c.get(3)) {
             (Some(n), Some(m), _) => {
@@ -198,6 +200,27 @@ fn count_in_name(name: &str) -> Option<NamedCount> {
         mixture: false,
     })
     .filter(|c| (1e7..=2e12).contains(&c.total))
+}
+
+/// The fewest transformer layers a dense model of this many parameters has, among the families
+/// people run (from their published configs' `num_hidden_layers`): 1B and up, Llama 3.2 1B's 16;
+/// 2.5B, Gemma 2 2B's 26; 6.5B, Qwen2 7B's and Gemma 7B's 28; 12B, Llama 2 13B's, Mistral Nemo's
+/// and Phi-3 medium's 40; 30B, Command-R 35B's 40; 60B, Command-R+ 104B's 64 (Llama 2 and 3
+/// 70B, Qwen 72B: 80). `None` below 1B, where families differ too much to bound.
+/// A lower bound, so a count of layers asked for that falls short of it is short for certain.
+pub fn layers_at_least(params: f64) -> Option<u32> {
+    const BOUNDS: &[(f64, u32)] = &[
+        (60e9, 64),
+        (30e9, 40),
+        (12e9, 40),
+        (6.5e9, 28),
+        (2.5e9, 26),
+        (1e9, 16),
+    ];
+    BOUNDS
+        .iter()
+        .find(|(from, _)| params >= *from)
+        .map(|(_, layers)| *layers)
 }
 
 /// Bits per weight of the quant a model's file name states (`…-7b-chat.Q4_K_M.gguf`,
@@ -300,6 +323,27 @@ mod tests {
         assert_eq!(t("llama 2 13b"), Some(13.0));
         assert_eq!(t("70B"), Some(70.0));
         assert_eq!(t("tinyllama"), None);
+        // Mixtures by family: the total, never a dense count.
+        assert_eq!(t("gpt-oss-20b-MXFP4.gguf"), Some(20.0));
+        assert_eq!(params_from_name("gpt-oss-120b"), None);
+        assert_eq!(params_from_name("DeepSeek-V3-671B-Q2_K"), None);
+        assert_eq!(
+            params_from_name("DeepSeek-R1-Distill-Qwen-32B-Q4_K_M.gguf"),
+            Some(32e9)
+        );
+    }
+
+    #[test]
+    fn a_dense_model_of_a_size_has_at_least_so_many_layers() {
+        let at_least = |name: &str| params_from_name(name).and_then(layers_at_least);
+        assert_eq!(at_least("llama-2-70b-chat.Q4_K_M.gguf"), Some(64));
+        assert_eq!(at_least("mistral-7b-instruct-v0.2.Q8_0.gguf"), Some(28));
+        assert_eq!(at_least("llama-2-13b.Q5_K_M.gguf"), Some(40));
+        assert_eq!(at_least("Llama-3.2-1B-Instruct-Q8_0.gguf"), Some(16));
+        assert_eq!(at_least("qwen2.5-0.5b-instruct-q4_0.gguf"), None);
+        // A mixture's layers follow its experts, not its total.
+        assert_eq!(at_least("mixtral-8x7b-instruct-v0.1.Q4_K_M.gguf"), None);
+        assert_eq!(at_least("gpt-oss-20b-mxfp4.gguf"), None);
     }
 
     #[test]

@@ -578,6 +578,7 @@ fn unsized_basis_of(f: &Finding) -> Option<Phrase> {
         ("offload.gpu-mode", _) => "verdict.basis.gpu-mode-unsized",
         ("offload.gpu-unused", Some("cpu-as-asked")) => "verdict.basis.cpu-as-asked",
         ("offload.gpu-unused", _) => "verdict.basis.gpu-unused-unsized",
+        ("offload.partial", _) => "verdict.basis.partial-unsized",
         ("offload.graph-splits", _) => "verdict.basis.splits-unsized",
         ("offload.partitioned", Some("executorch")) => "verdict.basis.partition-unsized-etdump",
         ("offload.partitioned", _) => "verdict.basis.partition-unsized",

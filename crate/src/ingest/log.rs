@@ -428,6 +428,7 @@ impl LogParser {
             }
             ev.inputs[self.input].asks_fp16 = self.prose.asks_fp16().cloned();
             let beside_card = self.prose.names_card();
+            ev.inputs[self.input].names_card = beside_card;
             for (name, line) in self.prose.named_models() {
                 ev.memory
                     .named_models

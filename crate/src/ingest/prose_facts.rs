@@ -232,6 +232,19 @@ const CARD_WORDS: &[&str] = &[
     "rocm",
 ];
 
+/// A GeForce card by its number alone, as users write it: `my 3060 12GB`, `a 4090`, `dual
+/// 3090s`, `1080 Ti`. The number needs an article or a memory size beside it: a bare 3060 is
+/// as often a port or a year.
+fn card_number() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    R.get_or_init(|| {
+        Regex::new(
+            r"(?:\b(?:my|a|an|the|one|two|dual|single|\dx)\s+(?:[2-5]0[5-9]0|1[06][5-8]0)(?:\s?ti|\s?super)?s?\b)|(?:\b(?:[2-5]0[5-9]0|1[06][5-8]0)(?:\s?ti|\s?super)?\s+(?:with\s+)?\d{1,2}\s?gb\b)",
+        )
+        .expect("card number pattern compiles")
+    })
+}
+
 fn jetson_mode() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
@@ -597,7 +610,9 @@ impl ProseFacts {
                 }
             }
         }
-        self.card = self.card || CARD_WORDS.iter().any(|w| lower.contains(w));
+        self.card = self.card
+            || CARD_WORDS.iter().any(|w| lower.contains(w))
+            || (lower.contains("0") && card_number().is_match(&lower));
         if self.hybrid.is_none()
             && (lower.contains("intel")
                 || lower.contains("i5-")
@@ -967,6 +982,11 @@ mod tests {
         assert!(read("RTX 3090 with 24GB VRAM").0.names_card());
         assert!(!read("Jetson AGX Orin, CUDA 12.2").0.names_card());
         assert!(!read("MacBook Pro M1 Pro 16GB").0.names_card());
+        assert!(read("on my 3060 12GB it gives 6 t/s").0.names_card());
+        assert!(read("dual 3090s, 128GB RAM").0.names_card());
+        assert!(read("a 4070 Ti Super with 16 GB").0.names_card());
+        assert!(!read("listening on port 3060").0.names_card());
+        assert!(!read("in 2080 we will have 3050 tokens").0.names_card());
     }
 
     #[test]

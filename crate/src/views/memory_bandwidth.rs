@@ -21,6 +21,8 @@ pub enum MemoryKind {
     Gpu,
     /// Memory the CPU and any integrated accelerator share.
     System,
+    /// A desktop's memory modules (DDR4 / DDR5 channels): the CPU's, not a discrete card's.
+    Modules,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -183,8 +185,16 @@ pub fn for_run(ev: &Evidence, run: &Run) -> Option<RunDevice> {
         .chain(hints.device_names.iter())
         .chain(hints.hardware.iter())
         .chain(hints.cpu_desc.iter())
-        .find_map(|d| Some((d, lookup(d).filter(|e| e.kind == MemoryKind::System)?)));
+        .find_map(|d| Some((d, lookup(d).filter(|e| e.kind != MemoryKind::Gpu)?)));
     let (named, entry) = system?;
+    // Memory modules hold the weights only where no layer went to a card: with layers asked
+    // for or placed on one, and the split not known, the modules are not what decode read.
+    let layers_on_card = run.offload.as_ref().is_some_and(|o| {
+        o.gpu_layers.is_some_and(|n| n > 0) || o.requested.is_some_and(|n| n != 0)
+    });
+    if entry.kind == MemoryKind::Modules && layers_on_card && on_gpu != Some(false) {
+        return None;
+    }
     // A discrete GPU beside a known SoC (an eGPU on a board): unless the weights are known to
     // sit on the CPU side, the shared memory is not what was read.
     let discrete = run
@@ -245,5 +255,30 @@ mod tests {
         assert_eq!(gbps("BCM2835"), None);
         assert_eq!(gbps("Orin"), None);
         assert_eq!(gbps("Intel(R) Core(TM) i7-12700H"), None);
+    }
+
+    #[test]
+    fn memory_modules_bound_a_run_only_with_no_layer_sent_to_a_card() {
+        let mut ev = Evidence::default();
+        ev.sched.hints.cpu_desc = Some("64GB DDR5-5600 on a 7950X".into());
+        let mut run = Run::default();
+        assert_eq!(
+            for_run(&ev, &run).map(|d| d.entry.kind),
+            Some(MemoryKind::Modules)
+        );
+        run.offload = Some(crate::evidence::Offload {
+            requested: Some(40),
+            ..Default::default()
+        });
+        assert!(for_run(&ev, &run).is_none());
+        run.offload = Some(crate::evidence::Offload {
+            requested: Some(40),
+            gpu_layers: Some(0),
+            ..Default::default()
+        });
+        assert!(
+            for_run(&ev, &run).is_some(),
+            "none placed: the modules hold it"
+        );
     }
 }

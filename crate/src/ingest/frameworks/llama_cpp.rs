@@ -894,7 +894,10 @@ fn placement(msg: &str, at: u64, runs: &mut RunCollector, n_layer: Option<u32>) 
         &r.ngl,
         msg,
     ) {
-        offload(runs.run(FW, at)).requested = c[1].parse().ok();
+        let o = offload(runs.run(FW, at));
+        o.requested = c[1].parse().ok();
+        // The ask is the placement's quote only until the log prints what was placed.
+        quote_placement(o, at, msg, false);
         return true;
     }
     false
