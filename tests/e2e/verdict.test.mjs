@@ -271,6 +271,12 @@ const CASES = [
     numbers: [/Only part of the model is on the GPU/, /2\.13 tok\/s/, /2\.5×/],
   },
   {
+    name: 'a command with -t 6912, a GPU core count given as CPU threads',
+    files: ['samples/logs/llama-cpp-a100-threads-6912.md'],
+    cause: 'threads',
+    numbers: [/More threads than usable CPUs/, /0\.31 tok\/s/],
+  },
+  {
     name: 'an onnxruntime-genai C++ model_benchmark report',
     files: ['samples/logs/onnxruntime-genai-model-benchmark-cpu.txt'],
     cause: null,
@@ -473,6 +479,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/mnn-llm-opencl-thread-num-4.zh.md', /OpenCL 配置的 thread_num 为 4/],
     ['samples/logs/llama-rk3588-threads-labelled.md', /线程越多反而越慢/],
     ['samples/logs/ollama-ps-labelled-versions.md', /只有部分模型在 GPU 上/],
+    ['samples/logs/llama-cpp-a100-threads-6912.md', /线程数超过可用 CPU/],
     ['samples/logs/llama-cpp-python-n-gpu-layers-1.md', /只有部分模型在 GPU 上.*4\.8 倍/],
     ['samples/system/nvidia-smi-l-p3-partial-offload.txt', /装载着模型的 GPU 被保持在省电的性能状态/],
     ['samples/logs/vllm-mlx-server-chat-completion.md', /解码 11\.5 tok\/s/],

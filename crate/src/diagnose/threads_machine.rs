@@ -25,6 +25,10 @@ pub const IDS: &[&str] = &[
     "threads.efficiency-cores",
 ];
 
+/// More logical CPUs than the largest servers have (two 192-core EPYC 9965 sockets with SMT
+/// give 768): a thread count above it is not a CPU count at all.
+const MOST_CPUS: u32 = 1024;
+
 /// The run is on an ARM SoC (the phone rules `threads.all-cores` / `exceeds-big-cores` speak
 /// for those).
 fn is_arm(run: &Run) -> bool {
@@ -168,6 +172,25 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
             .into_iter()
             .filter(|(c, ..)| f64::from(n) > *c + 1e-9)
             .min_by(|a, b| a.0.total_cmp(&b.0));
+        // A count no machine's CPUs reach says so whatever else the inputs hold: it is
+        // usually a GPU's core count (an A100's 6912) given to the CPU thread option.
+        if cap.is_none() && n > MOST_CPUS && !seen.contains(&("threads.over-usable", input)) {
+            seen.push(("threads.over-usable", input));
+            out.push(
+                Finding::new(
+                    "threads.over-usable",
+                    Severity::Warning,
+                    vec![
+                        ("framework", framework_label(run)),
+                        ("n_threads", n.to_string()),
+                        ("usable", MOST_CPUS.to_string()),
+                    ],
+                    vec![threads_quote()],
+                )
+                .with_variant(Some("implausible")),
+            );
+            continue;
+        }
         if let Some((cpus, limit, source)) = cap {
             if !seen.contains(&("threads.over-usable", input)) {
                 seen.push(("threads.over-usable", input));
@@ -286,4 +309,32 @@ fn background(ev: &Evidence, b: &BackgroundSlowdown) -> Finding {
         ],
     )
     .with_variant(Some("background"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn threads(n: u32) -> Vec<Finding> {
+        let mut ev = Evidence::default();
+        ev.add_input("paste.md");
+        ev.runs.push(Run {
+            input: "paste.md".into(),
+            framework: Some(Framework::LlamaCpp),
+            n_threads: Some(n),
+            ..Run::default()
+        });
+        crate::diagnose::apply(rule, &ev)
+    }
+
+    #[test]
+    fn a_count_no_machine_has_is_over_usable_with_nothing_else_known() {
+        let f = threads(6912);
+        assert_eq!(
+            (f[0].id, f[0].variant),
+            ("threads.over-usable", Some("implausible"))
+        );
+        // A server's count, with nothing to hold it against, says nothing.
+        assert!(threads(192).is_empty());
+    }
 }
