@@ -74,6 +74,10 @@ struct Re {
     count_before: Regex,
     /// A verb saying the model produced the figure that follows.
     produced: Regex,
+    /// llama2.c's closing line and its ports' (`achieved tok/s: 4.023189`, before 2023-08
+    /// `achieved tok/s: 312.500000. Tokens: 255, seconds: 0.816`): the rate of the tokens after
+    /// the first, each one forward pass, so decode.
+    achieved: Regex,
     /// `2590 tokens in 59.64s (43.4 tok/s)`.
     count_time_rate: Regex,
     /// Words of a many-request benchmark or of the input side.
@@ -110,6 +114,7 @@ fn re() -> &'static Re {
             count_label: r(r"\b(?:count|tokens?|length|len)\b[\x22'\s]*[:=|]?[\x22'\s(]*$"),
             count_before: r(r"(?P<n>\d+)\s*(?:\w+\s+)?tokens?\b"),
             produced: r(r"\b(?:getting|gets|got|get|giving|gives|gave|generates|generating|producing|produces|outputs|outputting|writes|writing|answers|responds|runs\s+at|running\s+at)\b"),
+            achieved: r(r"\bachieved tok/s:\s*(?P<r>\d+(?:\.\d+)?)(?:\.\s*tokens:\s*(?P<n>\d+))?"),
             count_time_rate: r(r"(?x)\b(?P<n>\d+)\s+tok(?:en)?s?\s+in\s+(?P<t>\d+(?:\.\d+)?)\s*(?P<u>ms|s|sec|seconds)\b[\s,(]*(?P<r>\d+(?:\.\d+)?)\s*(?:tok(?:en)?s?\s*/\s*s|t/s|tps)\b"),
             aggregate: r(r"\b(?:requests?|req/s|batch(?:es)?|concurren\w*|parallel|aggregate|users|clients|input)\b"),
             hoped: r(r"(?:\bnot\b|n't\b|\bclaim\w*|\bexpect\w*|\bshould\b|\badvertis\w*|\bsupposed\b|\bpromis\w*|\bcould\b|\bwould\b|\bhop(?:e|ed|ing)\b|\btarget\w*)"),
@@ -216,6 +221,10 @@ const MAX_UNLABELLED: usize = 8;
 fn unlabelled_decode(msg: &str) -> Option<(f64, Option<u64>)> {
     let r = re();
     let lower = msg.to_ascii_lowercase();
+    if let Some(c) = r.achieved.captures(&lower) {
+        let v = num(&c["r"]).filter(|v| *v > 0.0)?;
+        return Some((v, c.name("n").and_then(|n| n.as_str().parse().ok())));
+    }
     let keyed = lower.replace('_', " ");
     if r.phase.is_match(&keyed)
         || r.mixed.is_match(&keyed)
@@ -577,6 +586,15 @@ mod tests {
         assert_eq!(
             unlabelled_decode("on the Pi it runs at 1.8 t/s"),
             Some((1.8, None))
+        );
+        // llama2.c and its ports, both eras.
+        assert_eq!(
+            unlabelled_decode("achieved tok/s: 4.023189"),
+            Some((4.023189, None))
+        );
+        assert_eq!(
+            unlabelled_decode("achieved tok/s: 312.500000. Tokens: 255, seconds: 0.816"),
+            Some((312.5, Some(255)))
         );
         for line in [
             // No verb of producing, or the verb after the figure's clause.
