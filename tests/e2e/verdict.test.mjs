@@ -277,6 +277,12 @@ const CASES = [
     numbers: [/More threads than usable CPUs/, /0\.31 tok\/s/],
   },
   {
+    name: 'llama.cpp at -t 16 on an Intel MacBook Pro whose 8 cores the user names',
+    files: ['samples/logs/llama-intel-mbp-i9-16-threads.md'],
+    cause: 'threads',
+    numbers: [/Threads counted on SMT siblings/, /3\.17 tok\/s/],
+  },
+  {
     name: 'an onnxruntime-genai C++ model_benchmark report',
     files: ['samples/logs/onnxruntime-genai-model-benchmark-cpu.txt'],
     cause: null,

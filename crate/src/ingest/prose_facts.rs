@@ -245,6 +245,41 @@ fn card_number() -> &'static Regex {
     })
 }
 
+/// The cores and hardware threads a line states, in the forms users paste from a machine with
+/// no lscpu: macOS `sysctl` (`hw.physicalcpu: 8`, `hw.logicalcpu: 16`, `machdep.cpu.core_count`
+/// / `thread_count`), About This Mac's `2.3 GHz 8-Core Intel Core i9` (every Intel Core in a
+/// Mac has Hyper-Threading), and prose `8 cores / 16 threads`, `8C/16T`. Lowercase input.
+fn core_count(lower: &str, hints: &mut TopologyHints) {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = R.get_or_init(|| {
+        Regex::new(
+            r"(?x)
+            (?:hw\.physicalcpu(?:_max)?|machdep\.cpu\.core_count)\s*[:=]\s*(?P<phys>\d{1,3})\b
+          | (?:hw\.logicalcpu(?:_max)?|machdep\.cpu\.thread_count)\s*[:=]\s*(?P<logi>\d{1,3})\b
+          | \b(?P<mac>\d{1,2})-core\s+intel\s+core\b
+          | \b(?P<c>\d{1,3})\s*(?:c|cores?|physical\s+cores?)\s*(?:/|,|and|with)?\s*(?P<t>\d{1,3})\s*(?:t|threads|logical(?:\s+(?:cpus?|processors|cores))?)\b",
+        )
+        .expect("core count pattern compiles")
+    });
+    for c in r.captures_iter(lower) {
+        let n = |name: &str| c.name(name).and_then(|m| m.as_str().parse::<u32>().ok());
+        if let Some(p) = n("phys").or(n("mac")).or(n("c")).filter(|p| *p > 0) {
+            hints.physical_cores.get_or_insert(p);
+        }
+        if let Some(l) = n("logi").or(n("t")) {
+            hints.nr_cpus = Some(hints.nr_cpus.map_or(l, |m| m.max(l)));
+        }
+        if n("mac").is_some() {
+            hints.threads_per_core = Some(2);
+        }
+    }
+    if let (Some(p), Some(l)) = (hints.physical_cores, hints.nr_cpus) {
+        if l > p && l % p == 0 && hints.threads_per_core.is_none() {
+            hints.threads_per_core = Some(l / p);
+        }
+    }
+}
+
 fn jetson_mode() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     R.get_or_init(|| {
@@ -641,6 +676,14 @@ impl ProseFacts {
                 }
             }
         }
+        if (hints.physical_cores.is_none() || hints.threads_per_core.is_none())
+            && (lower.contains("core")
+                || lower.contains("hw.")
+                || lower.contains("thread")
+                || lower.contains("c/"))
+        {
+            core_count(&lower, hints);
+        }
         // The clauses are looked at only when the line names some hardware at all.
         let names_hardware = || {
             HARDWARE
@@ -656,13 +699,16 @@ impl ProseFacts {
             // not the whole sentence.
             // Every such clause: a board and its SoC (`Rock 5B (RK3588, 16 GB)`) are two
             // names, and the device table may know only one of them.
-            let clauses = message.split([',', ';', '(', ')']).filter(|c| {
-                let c = format!("{} ", c.to_ascii_lowercase());
-                HARDWARE
-                    .iter()
-                    .chain(APPLE_SILICON_NAMES)
-                    .any(|w| c.contains(w))
-            });
+            let clauses = message
+                .split([',', ';', '(', ')'])
+                .flat_map(|c| c.split(". "))
+                .filter(|c| {
+                    let c = format!("{} ", c.to_ascii_lowercase());
+                    HARDWARE
+                        .iter()
+                        .chain(APPLE_SILICON_NAMES)
+                        .any(|w| c.contains(w))
+                });
             let mut named = false;
             for clause in clauses {
                 hints.note_device_name(clause.trim());
@@ -975,6 +1021,29 @@ mod tests {
             None
         );
         assert_eq!(asks("loading model_fp16.onnx"), None);
+    }
+
+    #[test]
+    fn cores_and_threads_as_a_mac_or_a_user_states_them() {
+        let h = read("hw.physicalcpu: 8\nhw.logicalcpu: 16").1;
+        assert_eq!(
+            (h.physical_cores, h.nr_cpus, h.threads_per_core),
+            (Some(8), Some(16), Some(2))
+        );
+        let h = read("MacBook Pro 16\" 2019, 2.3 GHz 8-Core Intel Core i9, 32 GB").1;
+        assert_eq!((h.physical_cores, h.threads_per_core), (Some(8), Some(2)));
+        let h = read("Ryzen 7 6850U (8C/16T), 32GB LPDDR5").1;
+        assert_eq!(
+            (h.physical_cores, h.nr_cpus, h.threads_per_core),
+            (Some(8), Some(16), Some(2))
+        );
+        let h = read("i7-12700H with 14 cores and 20 threads").1;
+        assert_eq!((h.physical_cores, h.nr_cpus), (Some(14), Some(20)));
+        // A thread count the user ran with is not the machine's.
+        let h = read("I used 8 threads and 4 cores were busy").1;
+        assert_eq!(h.physical_cores, None);
+        let h = read("Apple M2 Max 12-core CPU, 30-core GPU").1;
+        assert_eq!(h.threads_per_core, None);
     }
 
     #[test]
