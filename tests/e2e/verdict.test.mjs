@@ -486,6 +486,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/llama-rk3588-threads-labelled.md', /线程越多反而越慢/],
     ['samples/logs/ollama-ps-labelled-versions.md', /只有部分模型在 GPU 上/],
     ['samples/logs/llama-cpp-a100-threads-6912.md', /线程数超过可用 CPU/],
+    ['samples/logs/tflite-benchmark-nnapi-android7.txt', /这台设备上没有可用的 NNAPI/],
     ['samples/logs/llama-cpp-python-n-gpu-layers-1.md', /只有部分模型在 GPU 上.*4\.8 倍/],
     ['samples/system/nvidia-smi-l-p3-partial-offload.txt', /装载着模型的 GPU 被保持在省电的性能状态/],
     ['samples/logs/vllm-mlx-server-chat-completion.md', /解码 11\.5 tok\/s/],

@@ -72,18 +72,64 @@ fn finding(ev: &Evidence, g: &FallbackGroup) -> Finding {
             quote: Some(Quote::Input(quote.clone())),
         })
         .collect();
+    let mut params = vec![
+        ("framework", framework),
+        ("count", g.count.to_string()),
+        ("message", g.message.clone()),
+    ];
+    // TFLite's tools say this when the delegate could not be created at all (NNAPI absent
+    // below Android 8.1, no GPU driver): the whole model ran on the CPU, which the generic
+    // wording about one op does not say.
+    let variant = g
+        .message
+        .split_once(" acceleration is unsupported on this platform")
+        .map(|(delegate, _)| delegate.trim())
+        .filter(|d| !d.is_empty() && d.len() <= 16 && !d.contains(' '))
+        .map(|d| {
+            if d.eq_ignore_ascii_case("nnapi") {
+                "nnapi-platform"
+            } else {
+                params.push(("delegate", d.to_string()));
+                "delegate-platform"
+            }
+        });
     Finding {
-        variant: None,
+        variant,
         id: finding_id(g.class),
         severity: severity(g.class),
-        params: vec![
-            ("framework", framework),
-            ("count", g.count.to_string()),
-            ("message", g.message.clone()),
-        ],
+        params,
         count: Some(g.count),
         evidence,
         lines,
         lines_truncated: (g.occurrences.len() as u64) < g.count,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::{FallbackClass, Occurrence};
+
+    fn one(message: &str) -> Finding {
+        let mut ev = Evidence::default();
+        ev.add_input("benchmark.txt");
+        ev.add_fallback(
+            FallbackClass::UnsupportedOp,
+            message.to_string(),
+            message,
+            Occurrence { input: 0, line: 9 },
+            message,
+        );
+        finding(&ev, &ev.fallbacks[0])
+    }
+
+    #[test]
+    fn a_delegate_the_platform_lacks_says_the_whole_model_ran_on_the_cpu() {
+        let f = one("NNAPI acceleration is unsupported on this platform.");
+        assert_eq!(f.variant, Some("nnapi-platform"));
+        let f = one("GPU acceleration is unsupported on this platform.");
+        assert_eq!(f.variant, Some("delegate-platform"));
+        assert!(f.params.contains(&("delegate", "GPU".into())));
+        assert_eq!(one("Op RESIZE_BILINEAR is not supported").variant, None);
     }
 }

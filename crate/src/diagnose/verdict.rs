@@ -579,6 +579,9 @@ fn unsized_basis_of(f: &Finding) -> Option<Phrase> {
         ("offload.gpu-unused", Some("cpu-as-asked")) => "verdict.basis.cpu-as-asked",
         ("offload.gpu-unused", _) => "verdict.basis.gpu-unused-unsized",
         ("offload.partial", _) => "verdict.basis.partial-unsized",
+        ("fallback.unsupported-op", Some("nnapi-platform" | "delegate-platform")) => {
+            "verdict.basis.delegate-unsized"
+        }
         ("offload.graph-splits", _) => "verdict.basis.splits-unsized",
         ("offload.partitioned", Some("executorch")) => "verdict.basis.partition-unsized-etdump",
         ("offload.partitioned", _) => "verdict.basis.partition-unsized",
