@@ -31,6 +31,7 @@ export function renderVerdict(box, report) {
       const parts = [];
       if (r.decode_tok_s != null) parts.push(el('span', { class: 'num' }, el('span', { class: 'num-main' }, fmtNum(r.decode_tok_s)), ` tok/s ${t('ui.verdict.decode')}`));
       if (r.prefill_tok_s != null) parts.push(el('span', { class: 'num' }, `${fmtNum(r.prefill_tok_s)} tok/s ${t('ui.verdict.prefill')}`));
+      if (r.latency_ms != null) parts.push(el('span', { class: 'num' }, el('span', { class: 'num-main' }, fmtNum(r.latency_ms)), ` ms ${t('ui.verdict.latency')}`));
       if (r.ceiling_tok_s != null) parts.push(el('span', { class: 'num' }, `${t('ui.verdict.ceiling')} ${fmtNum(r.ceiling_tok_s)} tok/s`));
       if (!parts.length) continue;
       const li = el('li', { 'data-input': r.input }, el('span', { class: 'run-name' }, r.input + (r.reference ? ` · ${t('ui.verdict.reference')}` : '')), ...parts);

@@ -98,6 +98,8 @@ pub struct RunNumbers {
     pub prefill_tok_s: Option<f64>,
     /// The bandwidth ceiling for this run, when a bandwidth was measured.
     pub ceiling_tok_s: Option<f64>,
+    /// Milliseconds per inference of a model that makes no tokens (TFLite `benchmark_model`).
+    pub latency_ms: Option<f64>,
     /// The reference run of a comparison (device A).
     pub reference: bool,
 }
@@ -765,6 +767,12 @@ fn run_numbers(ev: &Evidence, findings: &[Finding]) -> Vec<RunNumbers> {
                 decode_tok_s: decode_tok_s(m.run),
                 prefill_tok_s: prefill_tok_s(m.run),
                 ceiling_tok_s: ceiling,
+                latency_ms: m
+                    .run
+                    .stages
+                    .get("inference")
+                    .and_then(|s| s.ms_per_run)
+                    .filter(|ms| ms.is_finite() && *ms > 0.0),
             }
         })
         .collect()
@@ -821,10 +829,13 @@ fn headline(
                 "verdict.speed.one",
                 vec![("input", r.input.clone()), ("tok_s", fmt(d))],
             )),
-            _ => out.push(Phrase::new(
-                "verdict.speed.none",
-                vec![("input", r.input.clone())],
-            )),
+            _ => out.push(match r.latency_ms {
+                Some(ms) => Phrase::new(
+                    "verdict.speed.latency",
+                    vec![("input", r.input.clone()), ("ms", fmt(ms))],
+                ),
+                None => Phrase::new("verdict.speed.none", vec![("input", r.input.clone())]),
+            }),
         }
     } else if runs.len() > 1 {
         let list: Vec<String> = runs

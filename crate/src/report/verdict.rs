@@ -38,6 +38,8 @@ pub struct RunNumbersReport {
     pub prefill_tok_s: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ceiling_tok_s: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<f64>,
     /// Device A of a comparison.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub reference: bool,
@@ -202,6 +204,7 @@ pub fn render(v: &Verdict, findings: &[FindingReport], lang: Lang) -> VerdictRep
                 decode_tok_s: r.decode_tok_s,
                 prefill_tok_s: r.prefill_tok_s,
                 ceiling_tok_s: r.ceiling_tok_s,
+                latency_ms: r.latency_ms,
                 reference: r.reference,
             })
             .collect(),

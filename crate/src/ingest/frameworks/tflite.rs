@@ -48,7 +48,8 @@ pub const KEYWORDS: &[&str] = &[
     "Use gpu",
     "Use nnapi",
     "Graph",
-    "Inference timings",
+    // `Inference timings in us` (TF 2.2 on), `Average inference timings in us` (before).
+    "nference timings",
     "model file size",
     "speed",
     "Speed",
@@ -82,7 +83,10 @@ fn re() -> &'static Re {
             gate: super::literal_gate(KEYWORDS),
             delegate: r(r"(?i)(?:Created TensorFlow Lite (XNNPACK) delegate for CPU|Created TensorFlow Lite delegate for (GPU)|(GPU) delegate created|Created \d+ (GPU) delegate kernels|Initialized (OpenCL)-based API|Created TensorFlow Lite delegate for (NNAPI)|(NNAPI) delegate created|(Hexagon) delegate)"),
             bench_setting: r(r"^(Num threads|Use gpu|Use xnnpack|Use nnapi|Graph):?\s*\[([^\]]*)\]"),
-            init: r(r"Inference timings in us: Init: (\d+)"),
+            // TF 2.2 on: `Inference timings in us: Init: I, First inference: F, Warmup (avg): W,
+            // Inference (avg): X`; before: `Average inference timings in us: Warmup: W, Init: I,
+            // Inference: X` (`no stats: X` in the first releases).
+            init: r(r"(?:Average i|I)nference timings in us: (?:Warmup: [\d.e+]+, )?Init: (\d+)(?:.*?Inference(?: \(avg\))?: ([\d.e+]+)|.*?no stats: ([\d.e+]+))?"),
             size: r(r"The input model file size \(MB\): ([\d.]+)"),
             // `Prefill Speed: 204.80 tokens/sec.` in the BenchmarkInfo block; `Prefill speed turn 0:
             // 204.80 tk/s` when litert_lm_main logs to a file (`--log_sink_file`).
@@ -203,7 +207,19 @@ impl FrameworkParser for Tflite {
             return;
         }
         if let Some(c) = cap(&r.init, msg) {
-            runs.run(FW, at).load_ms = num(&c[1]).map(|us| us / 1000.0);
+            let run = runs.run(FW, at);
+            run.load_ms = num(&c[1]).map(|us| us / 1000.0);
+            // One inference of a model that makes no tokens: its latency is the run's figure.
+            if let Some(us) = c.get(2).or(c.get(3)).and_then(|m| num(m.as_str())) {
+                run.stages.insert(
+                    "inference".to_string(),
+                    crate::evidence::Stage {
+                        ms: us / 1000.0,
+                        runs: None,
+                        ms_per_run: Some(us / 1000.0),
+                    },
+                );
+            }
             return;
         }
         if let Some(c) = cap(&r.size, msg) {
@@ -385,6 +401,20 @@ mod tests {
 
     fn parse(text: &str) -> Vec<Run> {
         crate::ingest::frameworks::test_support::runs(text, true)
+    }
+
+    #[test]
+    fn benchmark_model_s_average_inference_is_the_run_s_latency_in_both_eras() {
+        for (line, ms) in [
+            ("Inference timings in us: Init: 3163, First inference: 152309, Warmup (avg): 134516, Inference (avg): 127398", 127.398),
+            ("Average inference timings in us: Warmup: 41215.3, Init: 2754, Inference: 38770.9", 38.7709),
+            ("Average inference timings in us: Warmup: 41215, Init: 2754, no stats: 38771", 38.771),
+        ] {
+            let runs = parse(line);
+            let stage = &runs[0].stages["inference"];
+            assert!((stage.ms_per_run.unwrap() - ms).abs() < 1e-6, "{line}");
+            assert!(runs[0].decode.is_none(), "{line}");
+        }
     }
 
     #[test]
