@@ -283,6 +283,12 @@ const CASES = [
     numbers: [/Threads counted on SMT siblings/, /3\.17 tok\/s/],
   },
   {
+    name: 'JSON Lines telemetry whose big cluster steps down as the CPU heats',
+    files: ['samples/telemetry/phone-decode-thermal.jsonl'],
+    cause: 'power',
+    numbers: [/Thermal wall/, /1\.4×/],
+  },
+  {
     name: 'an onnxruntime-genai C++ model_benchmark report',
     files: ['samples/logs/onnxruntime-genai-model-benchmark-cpu.txt'],
     cause: null,

@@ -63,6 +63,8 @@ pub struct CsvParser {
     // Reused per row.
     cells: Vec<(usize, usize)>,
     row_buf: String,
+    /// The keys of a JSON Lines input's first object: its rows' columns.
+    json_keys: Option<Vec<String>>,
 }
 
 impl CsvParser {
@@ -80,6 +82,7 @@ impl CsvParser {
             interval: (0, 5.0),
             cells: Vec::new(),
             row_buf: String::new(),
+            json_keys: None,
         }
     }
 
@@ -576,6 +579,10 @@ fn is_time_column(lines: &[&str], header_idx: usize, col: usize, delim: Delim) -
 /// columns are mostly time and known quantities, followed by numeric rows. Used by the sniffer
 /// for exports that its generic CSV check misses (preambles, turbostat's interleaved lines).
 pub fn looks_like(lines: &[&str]) -> bool {
+    if let Some(rows) = super::json_lines::as_rows(lines) {
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        return looks_like(&rows);
+    }
     let query = lines
         .iter()
         .enumerate()
@@ -614,14 +621,37 @@ pub fn looks_like(lines: &[&str]) -> bool {
 
 impl LineParser for CsvParser {
     fn line(&mut self, line: Line<'_>, ev: &mut Evidence) {
+        // JSON Lines: the first object names the columns, each object is a row.
+        let converted;
+        let text = match &self.json_keys {
+            Some(keys) => match super::json_lines::row(line.text, keys) {
+                Some(r) => {
+                    converted = r;
+                    converted.as_str()
+                }
+                None => line.text,
+            },
+            None if self.head.is_empty() && self.rows == 0 => {
+                match super::json_lines::header(line.text) {
+                    Some((keys, head)) => {
+                        self.head.push((line.number, head));
+                        converted = super::json_lines::row(line.text, &keys).unwrap_or_default();
+                        self.json_keys = Some(keys);
+                        converted.as_str()
+                    }
+                    None => line.text,
+                }
+            }
+            None => line.text,
+        };
         if self.layout.is_none() {
             if self.head.len() < HEAD_LINES {
-                self.head.push((line.number, line.text.to_string()));
+                self.head.push((line.number, text.to_string()));
                 return;
             }
             self.decide(ev);
         }
-        self.row(line.number, line.text);
+        self.row(line.number, text);
     }
 
     fn finish(&mut self, ev: &mut Evidence) {

@@ -8,6 +8,7 @@
 pub mod cpufreq_info;
 pub mod csv;
 pub mod jetson;
+pub mod json_lines;
 pub mod nvidia_smi_query;
 pub mod nvidia_smi_table;
 pub mod power_profile;
