@@ -357,7 +357,12 @@ fn estimate(f: &Finding) -> Option<Estimate> {
             let r = num(f, "bw_ratio")?;
             (
                 s * r + (1.0 - s),
-                "verdict.basis.offload",
+                // A share told from a layer bound is a floor, and the basis says so.
+                if f.variant == Some("asked") {
+                    "verdict.basis.offload-asked"
+                } else {
+                    "verdict.basis.offload"
+                },
                 vec![
                     ("share", param(f, "cpu_share")),
                     ("ratio", param(f, "bw_ratio")),
