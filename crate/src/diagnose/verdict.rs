@@ -911,7 +911,12 @@ fn headline(
             }
         }
         None if runs.iter().all(|r| r.decode_tok_s.is_none()) && !runs.is_empty() => {
-            out.push(Phrase::new("verdict.no-cause-no-speed", Vec::new()));
+            let key = if runs.iter().any(|r| r.latency_ms.is_some()) {
+                "verdict.no-cause-latency"
+            } else {
+                "verdict.no-cause-no-speed"
+            };
+            out.push(Phrase::new(key, Vec::new()));
         }
         None => out.extend(healthy(ev, views, findings)),
     }
@@ -1299,6 +1304,29 @@ mod tests {
         assert!(v.headline[0]
             .params
             .contains(&("ratio", "3.31".to_string())));
+    }
+
+    #[test]
+    fn a_model_that_makes_no_tokens_is_told_by_its_latency() {
+        let mut ev = Evidence::default();
+        ev.add_input("bench.txt");
+        let mut run = crate::evidence::Run {
+            input: "bench.txt".into(),
+            ..Default::default()
+        };
+        run.stages.insert(
+            "inference".into(),
+            crate::evidence::Stage {
+                ms: 127.4,
+                runs: None,
+                ms_per_run: Some(127.4),
+            },
+        );
+        ev.runs.push(run);
+        let v = build(&ev, &Views::of(&ev), &[]);
+        let keys: Vec<&str> = v.headline.iter().map(|p| p.key).collect();
+        assert_eq!(keys, ["verdict.speed.latency", "verdict.no-cause-latency"]);
+        assert!(v.headline[0].params.contains(&("ms", "127".to_string())));
     }
 
     #[test]
