@@ -379,6 +379,10 @@ pub struct WorkingSet {
     pub over_text: Option<String>,
 }
 
+/// The stage of one whole inference of a model that makes no tokens (TFLite `benchmark_model`'s
+/// average): the run's latency, which the verdict reports where there is no decode speed.
+pub const INFERENCE_STAGE: &str = "inference";
+
 /// One timed stage: its total, and how many passes it took when printed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Stage {

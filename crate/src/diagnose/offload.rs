@@ -122,16 +122,6 @@ fn gib(bytes: u64) -> String {
     format!("{:.1} GiB", bytes as f64 / (1024.0 * 1024.0 * 1024.0))
 }
 
-/// `70B`, `7B`, `1.5B`.
-fn billions(params: f64) -> String {
-    let b = params / 1e9;
-    if b >= 10.0 || (b - b.round()).abs() < 0.05 {
-        format!("{b:.0}B")
-    } else {
-        format!("{b:.1}B")
-    }
-}
-
 fn pct(share: f64) -> String {
     format!("{:.0}%", share * 100.0)
 }
@@ -402,7 +392,7 @@ fn asked_short(run: &Run, o: &Offload) -> Option<Placement> {
         extra: vec![
             ("gpu_layers", asked.to_string()),
             ("model_layers", layers.to_string()),
-            ("params", billions(params)),
+            ("params", crate::figures::params(params)),
         ],
     })
 }

@@ -775,7 +775,7 @@ fn run_numbers(ev: &Evidence, findings: &[Finding]) -> Vec<RunNumbers> {
                 latency_ms: m
                     .run
                     .stages
-                    .get("inference")
+                    .get(crate::evidence::INFERENCE_STAGE)
                     .and_then(|s| s.ms_per_run)
                     .filter(|ms| ms.is_finite() && *ms > 0.0),
             }
@@ -1315,7 +1315,7 @@ mod tests {
             ..Default::default()
         };
         run.stages.insert(
-            "inference".into(),
+            crate::evidence::INFERENCE_STAGE.into(),
             crate::evidence::Stage {
                 ms: 127.4,
                 runs: None,

@@ -212,7 +212,7 @@ impl FrameworkParser for Tflite {
             // One inference of a model that makes no tokens: its latency is the run's figure.
             if let Some(us) = c.get(2).or(c.get(3)).and_then(|m| num(m.as_str())) {
                 run.stages.insert(
-                    "inference".to_string(),
+                    crate::evidence::INFERENCE_STAGE.to_string(),
                     crate::evidence::Stage {
                         ms: us / 1000.0,
                         runs: None,
@@ -411,7 +411,7 @@ mod tests {
             ("Average inference timings in us: Warmup: 41215, Init: 2754, no stats: 38771", 38.771),
         ] {
             let runs = parse(line);
-            let stage = &runs[0].stages["inference"];
+            let stage = &runs[0].stages[crate::evidence::INFERENCE_STAGE];
             assert!((stage.ms_per_run.unwrap() - ms).abs() < 1e-6, "{line}");
             assert!(runs[0].decode.is_none(), "{line}");
         }

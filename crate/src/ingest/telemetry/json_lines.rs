@@ -5,6 +5,7 @@
 //! A nested object's fields are named `outer.inner`; arrays and nulls leave their cell empty.
 
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
 /// Keys read per object: a sample with more is not a telemetry row.
 const MAX_KEYS: usize = 256;
@@ -54,14 +55,11 @@ pub fn row(line: &str, keys: &[String]) -> Option<String> {
     let m = object(line)?;
     let mut fields = Vec::new();
     leaves("", &m, &mut fields);
+    // One lookup per column: a row of many keys is not scanned once per key.
+    let fields: BTreeMap<String, String> = fields.into_iter().collect();
     let cells: Vec<&str> = keys
         .iter()
-        .map(|k| {
-            fields
-                .iter()
-                .find(|(name, _)| name == k)
-                .map_or("", |(_, v)| v.as_str())
-        })
+        .map(|k| fields.get(k).map_or("", String::as_str))
         .collect();
     Some(cells.join(","))
 }
