@@ -1090,7 +1090,12 @@ fn next_steps(ev: &Evidence, causes: &[Cause], findings: &[Finding]) -> Vec<Phra
     if ev.series.is_empty() && !has(Layer::Power) {
         out.push(Phrase::new("verdict.add.telemetry", Vec::new()));
     }
-    if !ev.runs.is_empty() && ev.probe_for_inputs().is_none() {
+    // The probe's ceiling is in tokens per second: a model that makes no tokens (a latency
+    // benchmark) has nothing to hold against it.
+    let makes_tokens = ev.runs.iter().any(|r| {
+        !r.stages.contains_key(crate::evidence::INFERENCE_STAGE) || decode_tok_s(r).is_some()
+    });
+    if makes_tokens && ev.probe_for_inputs().is_none() {
         // A probe of another device is no ceiling: say how to make it one.
         let key = if ev.device.is_some() {
             "verdict.add.probe-same-device"
@@ -1327,6 +1332,19 @@ mod tests {
         let keys: Vec<&str> = v.headline.iter().map(|p| p.key).collect();
         assert_eq!(keys, ["verdict.speed.latency", "verdict.no-cause-latency"]);
         assert!(v.headline[0].params.contains(&("ms", "127".to_string())));
+        // The probe's ceiling is in tokens per second: nothing here to hold against it.
+        let next: Vec<&str> = v.next.iter().map(|p| p.key).collect();
+        assert!(
+            !next.iter().any(|k| k.starts_with("verdict.add.probe")),
+            "{next:?}"
+        );
+        // The same run with a decode rate is asked for the probe.
+        ev.runs[0].decode = Some(crate::evidence::Phase {
+            tok_s: Some(9.0),
+            ..Default::default()
+        });
+        let v = build(&ev, &Views::of(&ev), &[]);
+        assert!(v.next.iter().any(|p| p.key == "verdict.add.probe"));
     }
 
     #[test]

@@ -28,6 +28,23 @@ pub enum Framework {
 }
 
 impl Framework {
+    /// Every framework, for what must cover them all (each one's how-to text).
+    pub const ALL: [Framework; 13] = [
+        Framework::LlamaCpp,
+        Framework::Mnn,
+        Framework::MlcLlm,
+        Framework::OnnxRuntime,
+        Framework::Tflite,
+        Framework::Mediapipe,
+        Framework::Executorch,
+        Framework::Qnn,
+        Framework::Ncnn,
+        Framework::WhisperCpp,
+        Framework::MlxLm,
+        Framework::Ollama,
+        Framework::Unknown,
+    ];
+
     /// The id used in reports and catalogue keys (`llama-cpp`, `onnx-runtime`, `unknown`).
     pub fn key(self) -> &'static str {
         match self {

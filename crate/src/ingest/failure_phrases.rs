@@ -23,7 +23,9 @@ const BENIGN: &str = r"(?i)load cache file error\.?|\bfailed to allocate [\d.]+ 
 ///   `ErrorOutOfDeviceMemory` / `ErrorOutOfHostMemory`, OpenCL `CL_OUT_OF_HOST_MEMORY`,
 ///   `CL_OUT_OF_RESOURCES`, `CL_MEM_OBJECT_ALLOCATION_FAILURE`, Metal `Insufficient Memory
 ///   (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)`, ollama `model requires more system
-///   memory`, Java `java.lang.OutOfMemoryError`, MLC `Insufficient GPU memory error`;
+///   memory`, Java `java.lang.OutOfMemoryError`, MLC `Insufficient GPU memory error`, llama.cpp's
+///   Metal backend of 2023 `ggml_metal_add_buffer: buffer 'data' size N is larger than buffer
+///   maximum of M` (one mapping above the device's `maxBufferLength`);
 /// - configuration: Genie `Missing required field`, MLC `mlc-chat-config.json` not found, a
 ///   `config.json` that cannot be opened or read;
 /// - load: ORT `Failed to create session`, `LoadLibrary failed with error 126`, TFLite `Failed
@@ -49,7 +51,7 @@ const BENIGN: &str = r"(?i)load cache file error\.?|\bfailed to allocate [\d.]+ 
 const PHRASES: &[(FailureClass, &str)] = &[
     (
         FailureClass::OutOfMemory,
-        r"(?i)\bout of (?:device |host |gpu |video )?memory\b|\boom[-_ ]?kill|\blowmemorykiller\b|std::bad_alloc|ErrorOutOf(?:Device|Host)Memory|\bcannot allocate memory\b|\bkilled process \d+|\bCL_OUT_OF_(?:HOST_MEMORY|RESOURCES)\b|\bCL_MEM_OBJECT_ALLOCATION_FAILURE\b|\bOutOfMemoryError\b|kIOGPUCommandBufferCallbackErrorOutOfMemory|\binsufficient (?:gpu )?memory\b|\brequires more (?:system |gpu )?memory\b|\b(?:failed|unable) to allocate\b[^.;]{0,60}\bbuffers?\b|\bmemory allocation failed: \d+b requested\b|ggml_opencl: .{0,200}\berror -[456] at\b|\byou may be out of vram\b|(?-i)^\s*(?:\[\d+\][+-]?\s+|\S+: line \d+:\s+\d+\s+)?Killed(?:\s{2,}\S.*)?\s*$",
+        r"(?i)\bout of (?:device |host |gpu |video )?memory\b|\boom[-_ ]?kill|\blowmemorykiller\b|std::bad_alloc|ErrorOutOf(?:Device|Host)Memory|\bcannot allocate memory\b|\bkilled process \d+|\bCL_OUT_OF_(?:HOST_MEMORY|RESOURCES)\b|\bCL_MEM_OBJECT_ALLOCATION_FAILURE\b|\bOutOfMemoryError\b|kIOGPUCommandBufferCallbackErrorOutOfMemory|\binsufficient (?:gpu )?memory\b|\brequires more (?:system |gpu )?memory\b|\b(?:failed|unable) to allocate\b[^.;]{0,60}\bbuffers?\b|\bmemory allocation failed: \d+b requested\b|ggml_opencl: .{0,200}\berror -[456] at\b|\byou may be out of vram\b|\bis larger than buffer maximum\b|(?-i)^\s*(?:\[\d+\][+-]?\s+|\S+: line \d+:\s+\d+\s+)?Killed(?:\s{2,}\S.*)?\s*$",
     ),
     (
         FailureClass::Mismatch,
@@ -81,6 +83,7 @@ const PHRASES: &[(FailureClass, &str)] = &[
 /// log gate passes only lines that hold one. A test checks the table against them.
 pub const KEYWORDS: &[&str] = &[
     "memory",
+    "buffer maximum",
     "oom",
     "bad_alloc",
     "killed process",
@@ -223,6 +226,7 @@ mod tests {
             ("Caused by: java.lang.IllegalStateException: Internal error: Failed to apply delegate: TfLiteGpuDelegate Init: CL_MEM_OBJECT_ALLOCATION_FAILURE", OutOfMemory),
             ("clCreateBuffer error CL_OUT_OF_RESOURCES", OutOfMemory),
             ("error: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)", OutOfMemory),
+            ("ggml_metal_add_buffer: buffer 'data' size 18300780544 is larger than buffer maximum of 17179869184", OutOfMemory),
             ("Error: model requires more system memory (9.4 GiB) than is available (7.1 GiB)", OutOfMemory),
             ("java.lang.OutOfMemoryError: Failed to allocate a 536870928 byte allocation with 25165824 free bytes", OutOfMemory),
             ("/home/user/llama.cpp/ggml/src/ggml-cpu/ops.cpp:4012: GGML_ASSERT(ne00 % 32 == 0) failed", Abort),

@@ -564,3 +564,23 @@ fn series_report(ev: &Evidence, views: &Views) -> Vec<SeriesReport> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::catalogue::{self, Lang};
+    use crate::evidence::Framework;
+
+    /// A log read with no timing names how to get a readable one from its framework: a missing
+    /// text would show its key to the user.
+    #[test]
+    fn every_framework_has_its_how_to() {
+        for fw in Framework::ALL {
+            let key = format!("howto.{}", fw.key());
+            let entry = catalogue::entries().get(&key);
+            assert!(entry.is_some(), "{key} is not in the catalogue");
+            for lang in [Lang::En, Lang::Zh] {
+                assert!(!catalogue::text(lang, &key, &[]).is_empty(), "{key}");
+            }
+        }
+    }
+}
