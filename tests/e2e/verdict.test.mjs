@@ -277,6 +277,12 @@ const CASES = [
     numbers: [/More threads than usable CPUs/, /0\.31 tok\/s/],
   },
   {
+    name: 'an ollama CPU backend whose system record lists no vector extension',
+    files: ['samples/logs/ollama-cpu-backend-no-avx.txt'],
+    cause: 'build',
+    numbers: [/No AVX2 in this x86 build/, /4\.43 tok\/s/],
+  },
+  {
     name: 'llama.cpp at -t 16 on an Intel MacBook Pro whose 8 cores the user names',
     files: ['samples/logs/llama-intel-mbp-i9-16-threads.md'],
     cause: 'threads',
@@ -494,6 +500,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/llama-cpp-a100-threads-6912.md', /线程数超过可用 CPU/],
     ['samples/logs/tflite-benchmark-nnapi-android7.txt', /这台设备上没有可用的 NNAPI/],
     ['samples/logs/llama-cpp-python-n-gpu-layers-1.md', /只有部分模型在 GPU 上.*4\.8 倍/],
+    ['samples/logs/ollama-cpu-backend-no-avx.txt', /x86 构建或 CPU 缺少 AVX2/],
     ['samples/system/nvidia-smi-l-p3-partial-offload.txt', /装载着模型的 GPU 被保持在省电的性能状态/],
     ['samples/logs/vllm-mlx-server-chat-completion.md', /解码 11\.5 tok\/s/],
     ['samples/logs/llama-orangepi5-no-t-default.md', /没有发现已知的拖慢解码的原因/],

@@ -201,3 +201,25 @@ fn an_optional_cpu_instruction_is_not_named_when_every_layer_is_on_the_gpu() {
     assert!(!ids.iter().any(|i| i == "cpu.missing-i8mm"), "{ids:?}");
     assert!(ids.iter().any(|i| i == "bandwidth.at-ceiling"), "{ids:?}");
 }
+
+/// ollama's engine logs each backend's build features; a CPU backend that lists no vector
+/// extension is the x86 baseline, and only that run is cited.
+#[test]
+fn an_ollama_cpu_backend_without_vector_extensions_lacks_avx2() {
+    let r = report(&["logs/ollama-cpu-backend-no-avx.txt"], Lang::En);
+    let f = r["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .find(|f| f["id"] == "cpu.missing-avx2")
+        .cloned()
+        .expect("cpu.missing-avx2");
+    let cited: Vec<_> = f["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["line_start"].as_u64())
+        .collect();
+    assert_eq!(cited, [Some(26)], "{f}");
+    assert!(f["summary"].as_str().unwrap().contains("not stated"));
+}

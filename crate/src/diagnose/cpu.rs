@@ -93,6 +93,29 @@ fn cpu_has<'a>(ev: &'a Evidence, check: &Check) -> Option<(bool, &'a CpuFlags)> 
         .then(|| (flags.names.contains(check.cpu_flag), flags))
 }
 
+/// A build with no vector extension on at all, and AVX stated off: the x86-64 baseline (an
+/// arm64 build always has NEON, POWER VSX, RISC-V its V flag), whose kernels are scalar.
+fn x86_baseline(run: &Run) -> bool {
+    let vector = |n: &str| {
+        [
+            "SSE",
+            "AVX",
+            "NEON",
+            "SVE",
+            "VSX",
+            "WASM_SIMD",
+            "RISCV_V",
+            "VXE",
+            "LASX",
+            "LSX",
+        ]
+        .iter()
+        .any(|p| n.starts_with(p))
+    };
+    run.cpu_features.get("AVX") == Some(&false)
+        && !run.cpu_features.iter().any(|(n, on)| *on && vector(n))
+}
+
 /// Prefill tok/s over decode tok/s, when the run states both from a prompt long enough to batch.
 fn prefill_over_decode(run: &Run) -> Option<f64> {
     let prefill = run.prefill.as_ref()?;
@@ -167,11 +190,11 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
             if severity == Severity::Info && run.offload.as_ref().is_some_and(Offload::all_layers) {
                 continue;
             }
-            if !needs.is_empty()
-                && !needs
-                    .iter()
-                    .any(|n| run.cpu_features.get(*n) == Some(&true))
-            {
+            let needed = needs
+                .iter()
+                .any(|n| run.cpu_features.get(*n) == Some(&true));
+            let baseline = check.arch_flag == "sse2" && x86_baseline(run);
+            if !needs.is_empty() && !needed && !baseline {
                 continue;
             }
             if check
@@ -200,7 +223,10 @@ pub fn rule(ev: &Evidence, views: &Views) -> Vec<Finding> {
         let Some((run, name)) = first else {
             continue;
         };
-        let quant = run.quant.clone().unwrap_or_else(|| "?".into());
+        let quant = run
+            .quant
+            .clone()
+            .unwrap_or_else(|| "@cpu.quant.unknown".into());
         let runs = refs.len();
         let mut params = vec![
             ("framework", framework_label(run)),

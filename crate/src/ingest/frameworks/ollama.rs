@@ -214,6 +214,9 @@ impl Ollama {
                 return;
             }
             self.no_gpu = Some((NoGpu::Disabled, at, msg.to_string()));
+        } else if what == "system" {
+            self.system(msg, at, runs);
+            return;
         } else if what == "model weights" {
             // The engine's memory summary (ml/backend.go, from late 2025): one line per device
             // that holds weights, the model buffers llama.cpp prints, in ollama's words.
@@ -323,6 +326,30 @@ impl Ollama {
     }
 }
 
+impl Ollama {
+    /// The Go engine's `msg=system` record (ml/backend/ggml, from 2025): each backend's build
+    /// features as `CPU.0.AVX2=1 … CUDA.0.ARCHS=… compiler=cgo(gcc)`, the CPU backend listing
+    /// only what it was compiled with. Read as llama.cpp's system_info line of the same era,
+    /// whose CPU section lists the same features the same way.
+    fn system(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
+        let cpu: Vec<String> = msg
+            .split_whitespace()
+            .filter_map(|kv| {
+                let (key, value) = kv.split_once('=')?;
+                let rest = key.strip_prefix("CPU.")?;
+                let (index, name) = rest.split_once('.')?;
+                (index.bytes().all(|b| b.is_ascii_digit()) && !name.is_empty())
+                    .then(|| format!("{name} = {value}"))
+            })
+            .collect();
+        if cpu.is_empty() {
+            return;
+        }
+        let line = format!("CPU : {} |", cpu.join(" | "));
+        super::system_info::read(FW, &line, at, runs);
+    }
+}
+
 impl FrameworkParser for Ollama {
     fn line(&mut self, msg: &str, at: u64, runs: &mut RunCollector) {
         if msg.contains("msg=")
@@ -367,6 +394,26 @@ mod tests {
 
     fn parse(text: &str) -> Vec<crate::evidence::Run> {
         crate::ingest::frameworks::test_support::runs(text, true)
+    }
+
+    /// Each `msg=system` record is one build's features: a CPU backend listing every vector
+    /// extension, then one listing none, which is the x86 baseline with AVX2 and FMA off.
+    #[test]
+    fn the_engines_system_record_gives_the_cpu_backends_features() {
+        let runs = parse(
+            "time=2025-10-31T15:24:39.908Z level=INFO source=ggml.go:104 msg=system CPU.0.SSE3=1 CPU.0.SSSE3=1 CPU.0.AVX=1 CPU.0.AVX2=1 CPU.0.F16C=1 CPU.0.FMA=1 CPU.0.LLAMAFILE=1 CPU.1.LLAMAFILE=1 compiler=cgo(gcc)\n\
+             time=2025-10-31T15:26:24.078Z level=INFO source=ggml.go:104 msg=system CPU.0.LLAMAFILE=1 compiler=cgo(gcc)\n",
+        );
+        assert_eq!(runs.len(), 2, "{runs:?}");
+        assert_eq!(runs[0].cpu_features.get("AVX2"), Some(&true));
+        assert_eq!(runs[0].cpu_features.get("AVX512"), Some(&false));
+        assert_eq!(runs[1].cpu_features.get("AVX2"), Some(&false));
+        assert_eq!(runs[1].cpu_features.get("FMA"), Some(&false));
+        assert_eq!(runs[1].cpu_features.get("LLAMAFILE"), Some(&true));
+        // An arm64 build lists NEON: nothing x86 is implied.
+        let arm = parse("time=2025-10-31T15:24:39.908Z level=INFO source=ggml.go:104 msg=system CPU.0.NEON=1 CPU.0.ARM_FMA=1 CPU.0.LLAMAFILE=1 compiler=cgo(clang)\n");
+        assert_eq!(arm[0].cpu_features.get("AVX2"), None);
+        assert_eq!(arm[0].cpu_features.get("DOTPROD"), Some(&false));
     }
 
     #[test]

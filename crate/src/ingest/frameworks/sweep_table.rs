@@ -268,9 +268,12 @@ fn classify(cell: &str) -> Col {
     } else {
         None
     };
+    // A unit beside a word for the weights (`file GB`, `model GiB`) is their size too; not a
+    // memory reading (`RAM GB`, `peak mem GB`), which holds the cache and buffers as well.
+    let weights_word = has_word(ws, &["file", "model", "gguf", "weights", "disk"]);
     if has_word(ws, &["size", "filesize"])
         || ["大小", "体积"].iter().any(|z| c.contains(z))
-        || (unit.is_some() && w.len() == 1)
+        || (unit.is_some() && (w.len() == 1 || (w.len() == 2 && weights_word)))
     {
         return Col::Size(unit);
     }
@@ -1023,6 +1026,9 @@ mod tests {
             }
         ));
         assert_eq!(classify("size (GB)"), Col::Size(Some("GB")));
+        assert_eq!(classify("file GB"), Col::Size(Some("GB")));
+        assert_eq!(classify("model GiB"), Col::Size(Some("GiB")));
+        assert_ne!(classify("RAM GB"), Col::Size(Some("GB")));
         assert_eq!(classify("Quant"), Col::Quant);
         assert_eq!(classify("量化"), Col::Quant);
         assert_eq!(classify("power mode"), Col::Mode);

@@ -56,9 +56,19 @@ pub fn read(fw: Framework, msg: &str, at: u64, runs: &mut RunCollector) {
     }
     let new_style = msg.contains("CPU :") && !any_zero;
     let arm = flags.iter().any(|(n, on)| *on && n == "NEON");
-    let x86 = flags
-        .iter()
-        .any(|(n, on)| *on && matches!(n.as_str(), "SSE3" | "AVX" | "AVX2"));
+    // An arm64 build always lists NEON, and any x86 build above the x86-64 baseline lists SSE3:
+    // a CPU section with neither is the baseline x86 build, with no vector extension at all
+    // (ollama 0.12.7's CPU backend: `CPU.0.LLAMAFILE=1` and nothing else).
+    let cpu_section = msg.split_once("CPU :").map_or("", |(_, rest)| rest);
+    let simd = |n: &str| {
+        n.starts_with("SSE") || n.starts_with("AVX") || n.starts_with("SVE") || n == "NEON"
+    };
+    let baseline_x86 =
+        new_style && !cpu_section.trim().is_empty() && !flags.iter().any(|(n, on)| *on && simd(n));
+    let x86 = baseline_x86
+        || flags
+            .iter()
+            .any(|(n, on)| *on && matches!(n.as_str(), "SSE3" | "AVX" | "AVX2"));
     for (n, on) in flags {
         run.cpu_features.insert(n, on);
     }
