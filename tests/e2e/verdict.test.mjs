@@ -277,6 +277,12 @@ const CASES = [
     numbers: [/More threads than usable CPUs/, /0\.31 tok\/s/],
   },
   {
+    name: 'two builds bisected on an RK3588 with the default thread count',
+    files: ['samples/logs/llama-rock5b-bisect-default-threads.md'],
+    cause: 'threads',
+    numbers: [/default thread count probably reaches the little cores/, /2\.1×/],
+  },
+  {
     name: 'an ollama CPU backend whose system record lists no vector extension',
     files: ['samples/logs/ollama-cpu-backend-no-avx.txt'],
     cause: 'build',
@@ -500,6 +506,7 @@ test('the Chinese page names the new causes from the catalogue', async () => {
     ['samples/logs/llama-cpp-a100-threads-6912.md', /线程数超过可用 CPU/],
     ['samples/logs/tflite-benchmark-nnapi-android7.txt', /这台设备上没有可用的 NNAPI/],
     ['samples/logs/llama-cpp-python-n-gpu-layers-1.md', /只有部分模型在 GPU 上.*4\.8 倍/],
+    ['samples/logs/llama-rock5b-bisect-default-threads.md', /首要原因：线程与调度——默认线程数很可能用到了小核/],
     ['samples/logs/ollama-cpu-backend-no-avx.txt', /x86 构建或 CPU 缺少 AVX2/],
     ['samples/system/nvidia-smi-l-p3-partial-offload.txt', /装载着模型的 GPU 被保持在省电的性能状态/],
     ['samples/logs/vllm-mlx-server-chat-completion.md', /解码 11\.5 tok\/s/],

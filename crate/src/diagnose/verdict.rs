@@ -248,6 +248,9 @@ fn is_symptom(id: &str, beside: &[&str]) -> bool {
         // Both came with Armv8.2: beside a user's fp16 question on a CPU without fp16, the
         // missing dot product is the same old core, and the fp16 finding answers what they asked.
         "cpu.missing-dotprod" => beside.contains(&"cpu.missing-fp16"),
+        // A build that decodes slower is what the user saw; a thread finding on the same
+        // input is how (a release's new default thread count: llama.cpp #7176).
+        "compare.build-gap" => beside.iter().any(|b| b.starts_with("threads.")),
         _ => false,
     }
 }
@@ -572,6 +575,13 @@ fn combine(estimates: Vec<(usize, Estimate)>) -> Option<(usize, f64, Vec<Phrase>
     ))
 }
 
+/// Whether two findings cite a line of the same input.
+fn shares_input(a: &Finding, b: &Finding) -> bool {
+    a.evidence
+        .iter()
+        .any(|e| b.evidence.iter().any(|o| o.input == e.input))
+}
+
 /// What would size a finding whose inputs cannot, where it is more than its layer's default.
 fn unsized_basis_of(f: &Finding) -> Option<Phrase> {
     let key = match (f.id, f.variant) {
@@ -614,9 +624,18 @@ fn unsized_basis(layer: Layer) -> Phrase {
 pub fn build(ev: &Evidence, views: &Views, findings: &[Finding]) -> Verdict {
     let mut causes: Vec<Cause> = Vec::new();
     for (i, f) in findings.iter().enumerate() {
-        let Some(layer) = Layer::of(f.id) else {
+        let Some(mut layer) = Layer::of(f.id) else {
             continue;
         };
+        // A build gap is a symptom of whatever the builds changed: beside a thread finding on
+        // the same input it joins that cause, and its measured ratio sizes it.
+        if f.id == "compare.build-gap"
+            && findings
+                .iter()
+                .any(|g| g.id.starts_with("threads.") && shares_input(f, g))
+        {
+            layer = Layer::Threads;
+        }
         match causes.iter_mut().find(|c| c.layer == layer) {
             Some(c) => {
                 c.findings.push(i);
@@ -649,10 +668,13 @@ pub fn build(ev: &Evidence, views: &Views, findings: &[Finding]) -> Verdict {
             .copied()
             .filter(|&i| findings[i].severity == c.severity)
             .collect();
+        // A symptom never names the cause while a finding that explains it is in the cause,
+        // even one stated less surely.
         c.lead = worst
             .iter()
             .copied()
             .find(explains)
+            .or_else(|| c.findings.iter().copied().find(explains))
             .or(worst.first().copied())
             .unwrap_or(c.findings[0]);
         if best.is_none() {
@@ -1118,6 +1140,54 @@ mod tests {
             params.iter().map(|(k, v)| (*k, v.to_string())).collect(),
             Vec::new(),
         )
+    }
+
+    /// A bisected slowdown beside the default thread count reaching little cores: the threads
+    /// are the cause the user can act on, sized by the measured gap between the builds.
+    #[test]
+    fn a_build_gap_beside_a_thread_finding_sizes_the_thread_cause() {
+        let at = |input: usize| {
+            vec![crate::diagnose::EvidenceRef::at_line(
+                input,
+                5,
+                "./main -m x.gguf",
+            )]
+        };
+        let gap = |input: usize| {
+            Finding::new(
+                "compare.build-gap",
+                Severity::Warning,
+                vec![
+                    ("ratio", "1.84".to_string()),
+                    ("slow_build", "b2787".to_string()),
+                    ("slow_tok_s", "3.81".to_string()),
+                    ("fast_build", "b2750".to_string()),
+                    ("fast_tok_s", "7.00".to_string()),
+                ],
+                at(input),
+            )
+        };
+        let threads = Finding::new(
+            "threads.efficiency-cores",
+            Severity::Info,
+            Vec::new(),
+            at(0),
+        );
+        let mut ev = Evidence::default();
+        ev.add_input("a.md");
+        ev.add_input("b.md");
+        let fs = vec![gap(0), threads.clone()];
+        let v = build(&ev, &Views::of(&ev), &fs);
+        assert_eq!(v.causes.len(), 1, "{:?}", v.causes);
+        let c = &v.causes[0];
+        assert_eq!(c.layer, Layer::Threads);
+        assert_eq!(fs[c.lead].id, "threads.efficiency-cores");
+        assert_eq!(c.factor, Some(1.8));
+        // On another input the gap stays a build cause of its own.
+        let fs = vec![gap(1), threads];
+        let v = build(&ev, &Views::of(&ev), &fs);
+        let layers: Vec<Layer> = v.causes.iter().map(|c| c.layer).collect();
+        assert!(layers.contains(&Layer::Build), "{layers:?}");
     }
 
     #[test]
